@@ -1,0 +1,117 @@
+/** The envelope, the shell and auth endpoints, and their payloads (spec point 7, DESIGN.md 4-5). */
+import { z } from 'zod';
+import { newPasswordSchema } from './validators.ts';
+
+/** Every response but the token endpoint: `{code, msg, data}`; code 200 is success. */
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/** `GET {res}/page` answers with this. */
+export interface Page<T> {
+  records: T[];
+  total: number;
+  current: number;
+  size: number;
+}
+
+export const API_PREFIX = '/api';
+export const prefixes = {
+  basic: '/api/basic/admin/v1',
+  user: '/api/user/admin/v1',
+  merchant: '/api/merchant/admin/v1',
+  building: '/api/building/admin/v1',
+  card: '/api/card/admin/v1',
+  order: '/api/order/admin/v1',
+  tripartite: '/api/tripartite/admin/v1',
+  hardware: '/api/hardware/admin/v1',
+} as const;
+
+/** The console shell's calls, by the spec's keys, and the auth endpoints. */
+export const endpoints = {
+  token: '/api/auth/oauth/token',
+  logout: '/api/auth/oauth/logout',
+  userInfo: `${prefixes.user}/sso-user/user-info`,
+  userEditPassword: `${prefixes.user}/sso-user/edit-password`,
+  menuUserTree: `${prefixes.user}/sso-menu/user-tree`,
+  auditLogPage: `${prefixes.user}/audit-log/page`,
+  health: '/api/health',
+  ready: '/api/ready',
+} as const;
+
+/** User info as the console reads it (spec point 3), plus what the permission gate needs. */
+export const userInfo = z.object({
+  ssoUserId: z.number().int(),
+  username: z.string(),
+  nickname: z.string(),
+  email: z.string().nullable(),
+  avatar: z.string().nullable(),
+  roles: z.array(z.string()),
+  permissions: z.array(z.string()),
+});
+export type UserInfo = z.infer<typeof userInfo>;
+
+/** Token endpoint answer (no envelope). */
+export const tokenResponse = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  token_type: z.literal('bearer'),
+  expires_in: z.number().int(),
+  user_info: userInfo,
+});
+export type TokenResponse = z.infer<typeof tokenResponse>;
+
+/** Password-change form of spec point 3. */
+export const passwordEdit = z.object({
+  newPassword: newPasswordSchema,
+  ssoUserId: z.coerce.number().int().positive(),
+});
+export type PasswordEdit = z.infer<typeof passwordEdit>;
+
+/** Menu item of the user's tree (spec point 3). */
+export interface MenuItem {
+  id: number;
+  name: string;
+  url: string;
+  iconUrl: string | null;
+  iconBrightUrl: string | null;
+  children: MenuItem[];
+}
+export const menuItem: z.ZodType<MenuItem> = z.lazy(() =>
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    url: z.string(),
+    iconUrl: z.string().nullable(),
+    iconBrightUrl: z.string().nullable(),
+    children: z.array(menuItem),
+  }),
+);
+
+/** One audit-log entry as the 操作日志 page lists it. */
+export const auditLogRecord = z.object({
+  id: z.number().int(),
+  actorId: z.number().int().nullable(),
+  actorName: z.string().nullable(),
+  action: z.string(),
+  resource: z.string(),
+  resourceId: z.string().nullable(),
+  before: z.unknown().nullable(),
+  after: z.unknown().nullable(),
+  ip: z.string().nullable(),
+  at: z.string(),
+});
+export type AuditLogRecord = z.infer<typeof auditLogRecord>;
+
+export const auditLogQuery = z.object({
+  current: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(10),
+  actorId: z.coerce.number().int().optional(),
+  resource: z.string().optional(),
+  action: z.string().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+});
+export type AuditLogQuery = z.infer<typeof auditLogQuery>;

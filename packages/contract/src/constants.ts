@@ -1,0 +1,45 @@
+/** Business constants of spec point 9 and DESIGN.md section 4, shared by web and server. */
+
+/** Body code of a successful response (the envelope's `code`). */
+export const SUCCESS_CODE = 200;
+/** Axios timeout of every console request, in milliseconds. */
+export const REQUEST_TIMEOUT_MS = 500_000;
+/** How long an error toast stays, in seconds. */
+export const ERROR_TOAST_SECONDS = 3;
+/** Default expiry of the token cookies, in days. */
+export const COOKIE_EXPIRES_DAYS = 1;
+/** Cookie names holding the tokens. */
+export const ACCESS_TOKEN_COOKIE = 'access_token';
+export const REFRESH_TOKEN_COOKIE = 'refresh_token';
+/** Local-storage key of the cached user info (a JSON object). */
+export const USER_INFO_KEY = 'user_info';
+/** Local-storage key and value that remember the dismissed "use Chrome" notice. */
+export const BROWSER_TIP_KEY = 'browser_tip';
+export const BROWSER_TIP_DISMISSED = '2';
+/** Width of the side menu when open; 0 when closed. */
+export const SIDER_WIDTH = 250;
+/** Where menu icons are served: `${MENU_ICON_BASE}/{key}.svg` and `{key}-bright.svg`. */
+export const MENU_ICON_BASE = '/file/images/admin';
+/** The first-party client that may use the token endpoint (configurable on the server). */
+export const ADMIN_CLIENT_ID = 'admin';
+export const ADMIN_CLIENT_SECRET = 'admin';
+/** Token lifetimes in seconds (defaults of ACCESS_TOKEN_TTL and REFRESH_TOKEN_TTL). */
+export const ACCESS_TOKEN_TTL_SECONDS = 2 * 60 * 60;
+export const REFRESH_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
+/** Password length bounds for new passwords. */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 64;
+/** Identity-card number length. */
+export const ID_CARD_LENGTH = 18;
+/** Mainland mobile number: 11 digits, starting with 1, second digit 3 to 9. */
+export const PHONE_PATTERN = /^1[3-9]\d{9}$/;
+/** Word characters, @, domain, dot (spec point 5). */
+export const EMAIL_PATTERN = /^\w+([-+.]\w+)*@\w+([-.]\w+)*\.\w+([-.]\w+)*$/;
+/** Largest page a list endpoint returns. */
+export const MAX_PAGE_SIZE = 100;
+/** Sign-in throttling: failures allowed per account / per address inside the window, then 429. */
+export const LOGIN_MAX_FAILURES_PER_ACCOUNT = 5;
+export const LOGIN_MAX_FAILURES_PER_ADDRESS = 20;
+export const LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60;
+/** Permission code that grants everything (held by the 超级管理员 role). */
+export const ALL_PERMISSIONS = '*';

@@ -1,0 +1,5 @@
+export * from './constants.ts';
+export * from './messages.ts';
+export * from './validators.ts';
+export * from './api.ts';
+export * from './routes.ts';

@@ -1,0 +1,49 @@
+/** Every Chinese sentence the user reads that web and server share. Meaning in English beside each. */
+export const messages = {
+  /** server error, please contact the administrator */
+  serverError: '服务器错误，请联系管理员',
+  /** you have no permission for this operation */
+  noPermission: '您没有权限进行此操作',
+  /** please sign in again */
+  unauthorized: '登录已失效，请重新登录',
+  /** the access token has expired */
+  tokenExpired: '登录凭证已过期，正在为您续期',
+  /** wrong user name or password (same for unknown users) */
+  badCredentials: '用户名或密码错误，请检查后重新输入',
+  /** too many failed attempts */
+  tooManyAttempts: '登录失败次数过多，请 15 分钟后再试',
+  tooManyRequests: '请求过于频繁，请稍后再试',
+  /** the refresh token is invalid */
+  refreshInvalid: '登录已失效，请重新登录',
+  /** this client may not sign in here */
+  badClient: '客户端认证失败，请使用后台管理端登录',
+  /** unsupported grant type */
+  badGrant: '不支持的授权方式，请使用密码或刷新令牌登录',
+  /** account disabled */
+  accountDisabled: '该账号已被停用，请联系管理员',
+  notFound: '请求的资源不存在，请检查地址后重试',
+  routeNotFound: '接口不存在，请检查请求地址',
+  conflict: '数据已被修改或已存在，请刷新后重试',
+  ok: '操作成功',
+  // Validation messages of spec point 5.
+  passwordRequired: '请输入密码',
+  passwordTooShort: '密码至少需要 8 个字符，请重新输入',
+  passwordTooLong: '密码最多 64 个字符，请重新输入',
+  usernamePlaceholder: '请输入用户名',
+  usernameRequired: '请输入用户名!',
+  phoneRequired: '请填写手机号',
+  phoneInvalid: '请填写正确的手机号',
+  emailRequired: '请填写邮箱',
+  emailInvalid: '请填写正确的邮箱',
+  idCardRequired: '请填写身份证号',
+  idCardInvalid: '请填写正确的身份证号',
+  dateRangeRequired: '请选择时间段',
+  uploadBadType: '文件类型不支持，请上传以下格式：',
+  uploadTooLarge: '文件过大，请上传不超过 {max} KB 的文件',
+  /** the Chrome notice */
+  browserTip: '为获得最佳体验，建议您使用谷歌浏览器（Chrome）访问本系统',
+  passwordChanged: '密码修改成功，请使用新密码重新登录',
+} as const;
+
+/** `{field}` is not valid: names the field in a 400's msg. */
+export const fieldInvalid = (label: string, why: string) => `${label}：${why}`;
