@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import react from '@vitejs/plugin-react';
 
 /**
  * One vitest run for every unit and API test. The server's API suite runs on embedded PGlite,
@@ -24,7 +23,6 @@ export default defineConfig({
       serverProject('pglite'),
       ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres')] : []),
       {
-        plugins: [react()],
         test: {
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
