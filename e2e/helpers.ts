@@ -1,0 +1,20 @@
+import { expect, type Page } from '@playwright/test';
+
+export const demo = {
+  admin: { username: 'admin', password: 'Admin@123', nickname: '系统管理员' },
+  yunying: { username: 'yunying', password: 'Yunying@123', nickname: '运营专员' },
+  caiwu: { username: 'caiwu', password: 'Caiwu@123', nickname: '财务专员' },
+};
+
+/** Signs in through the login form and waits for the console to greet the user. */
+export async function signIn(page: Page, user: { username: string; password: string }, path = '/login') {
+  await page.goto(path);
+  await page.getByPlaceholder('请输入用户名').fill(user.username);
+  await page.getByPlaceholder('请输入密码').fill(user.password);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+export async function cookie(page: Page, name: string) {
+  return (await page.context().cookies()).find((c) => c.name === name)?.value;
+}

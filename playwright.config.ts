@@ -1,0 +1,54 @@
+import { defineConfig, devices } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * End-to-end tests in Debian's Chromium (never a downloaded browser) against the real server
+ * serving the built console, each run on fresh embedded databases loaded with the demo data.
+ * A second server with a 4-second access token proves the transparent 424 refresh.
+ */
+export const PORT = 3199;
+export const SHORT_TOKEN_PORT = 3198;
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'cowork-e2e-'));
+const dataDir = process.env.E2E_DATA_DIR;
+
+const server = (port: number, name: string, extraEnv: Record<string, string> = {}) => ({
+  command: 'npx tsx apps/server/src/main.ts',
+  url: `http://127.0.0.1:${port}/api/ready`,
+  timeout: 120_000,
+  reuseExistingServer: false,
+  stdout: 'ignore' as const,
+  stderr: 'pipe' as const,
+  env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dataDir, name), LOG_LEVEL: 'warn', ...extraEnv },
+});
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        },
+      },
+    },
+  ],
+  webServer: [server(PORT, 'main'), server(SHORT_TOKEN_PORT, 'short-token', { ACCESS_TOKEN_TTL: '4' })],
+});
