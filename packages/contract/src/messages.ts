@@ -13,6 +13,10 @@ export const messages = {
   /** too many failed attempts */
   tooManyAttempts: '登录失败次数过多，请 15 分钟后再试',
   tooManyRequests: '请求过于频繁，请稍后再试',
+  /** the request got no answer: network down or server unreachable (shown by the web console) */
+  networkError: '网络连接失败，请检查网络后重试',
+  /** the request took too long (shown by the web console) */
+  requestTimeout: '请求超时，请稍后重试',
   /** the refresh token is invalid */
   refreshInvalid: '登录已失效，请重新登录',
   /** this client may not sign in here */
@@ -43,7 +47,49 @@ export const messages = {
   /** the Chrome notice */
   browserTip: '为获得最佳体验，建议您使用谷歌浏览器（Chrome）访问本系统',
   passwordChanged: '密码修改成功，请使用新密码重新登录',
+  /** the request could not be read (bad JSON, wrong shape) */
+  badRequest: '请求参数不正确，请检查后重试',
+  /** the request body is too large */
+  payloadTooLarge: '请求内容过大，请减小后重试',
+  /** the request body's content type is not accepted */
+  unsupportedMediaType: '不支持的请求内容格式',
+  /** the server cannot serve requests right now (database unreachable) */
+  serviceUnavailable: '服务暂时不可用，请稍后再试',
 } as const;
 
 /** `{field}` is not valid: names the field in a 400's msg. */
 export const fieldInvalid = (label: string, why: string) => `${label}：${why}`;
+
+/**
+ * Chinese labels of request fields, used to name the field in a 400's msg
+ * (`fieldInvalid(fieldLabels.newPassword, …)`). Add a resource's fields here as it is built.
+ */
+export const fieldLabels: Record<string, string> = {
+  username: '用户名',
+  password: '密码',
+  newPassword: '新密码',
+  ssoUserId: '用户编号',
+  nickname: '昵称',
+  email: '邮箱',
+  phone: '手机号',
+  avatar: '头像',
+  idCardNo: '身份证号',
+  current: '页码',
+  size: '每页条数',
+  actorId: '操作人',
+  resource: '资源',
+  action: '操作',
+  from: '开始时间',
+  to: '结束时间',
+  id: '编号',
+  ids: '编号列表',
+  name: '名称',
+  code: '编码',
+  sort: '排序',
+  published: '发布状态',
+  status: '状态',
+  grant_type: '授权方式',
+  refresh_token: '刷新令牌',
+  client_id: '客户端编号',
+  client_secret: '客户端密钥',
+};

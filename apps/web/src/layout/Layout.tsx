@@ -1,0 +1,93 @@
+import { useEffect } from 'react';
+import { Layout as AntLayout, Spin } from 'antd';
+import { Navigate, Outlet } from 'react-router';
+import { SIDER_WIDTH } from '@cowork/contract';
+import { isTokenExpired } from '../lib/request.ts';
+import { isRouteAllowed } from '../lib/route-guard.ts';
+import { setShellState, useShellState } from '../lib/shell-state.ts';
+import { useMenuTree, useUserInfo } from '../lib/user.ts';
+import { BrowserTip, useBrowserTip } from './BrowserTip.tsx';
+import { Footer } from './Footer.tsx';
+import { Header } from './Header.tsx';
+import { PasswordModal } from './PasswordModal.tsx';
+import { useRouteMeta } from './route-meta.ts';
+import { SideMenu } from './SideMenu.tsx';
+import './layout.css';
+
+const PRODUCT_NAME = '共享办公管理后台';
+
+/**
+ * The console frame around every screen but login: header, side menu (250px or 0), the Chrome
+ * notice, the page title, the content and the footer. The content column is a flex column, so the
+ * content's height shrinks by exactly the height of the title and the notice when they show.
+ */
+export function Layout() {
+  const meta = useRouteMeta();
+  const { menuOpen, titleOpen } = useShellState();
+  const tip = useBrowserTip();
+  useUserInfo();
+
+  // A session starts: open the menu and the title (logout closes them).
+  useEffect(() => {
+    setShellState({ menuOpen: true, titleOpen: true });
+  }, []);
+
+  useEffect(() => {
+    document.title = meta && meta.name !== 'index' ? `${meta.pageTitle} - ${PRODUCT_NAME}` : PRODUCT_NAME;
+  }, [meta]);
+
+  const showTitle = titleOpen && !!meta && meta.name !== 'index';
+
+  return (
+    <AntLayout className="shell">
+      <Header />
+      <AntLayout className="shell-body" hasSider>
+        <AntLayout.Sider
+          data-testid="side-menu"
+          className="shell-sider"
+          theme="light"
+          width={SIDER_WIDTH}
+          collapsedWidth={0}
+          collapsible
+          collapsed={!menuOpen}
+          trigger={null}
+        >
+          <SideMenu openNames={meta?.openNames ?? []} />
+        </AntLayout.Sider>
+        <AntLayout className="shell-main">
+          {tip.visible && <BrowserTip onClose={tip.dismiss} />}
+          {showTitle && (
+            <h1 className="shell-title" data-testid="page-title">
+              {meta.pageTitle}
+            </h1>
+          )}
+          <AntLayout.Content className="shell-content">
+            <GuardedOutlet />
+          </AntLayout.Content>
+          <Footer />
+        </AntLayout>
+      </AntLayout>
+      <PasswordModal />
+    </AntLayout>
+  );
+}
+
+/**
+ * Renders the screen once the user's menu says they may see it (spec point 4); otherwise home.
+ * Screens outside the menu (home, personal, 404) render at once. If the menu cannot be loaded for
+ * another reason than an expired token, the screen renders and the server's permissions decide.
+ */
+function GuardedOutlet() {
+  const meta = useRouteMeta();
+  const menu = useMenuTree();
+  if (!meta || isRouteAllowed(meta, [])) return <Outlet />;
+  if (menu.isSuccess) return isRouteAllowed(meta, menu.data) ? <Outlet /> : <Navigate to="/" replace />;
+  if (menu.isError && !isTokenExpired(menu.error)) return <Outlet />;
+  return (
+    <div className="page-loading">
+      <Spin />
+    </div>
+  );
+}
+
+export default Layout;

@@ -1,0 +1,64 @@
+import { useState } from 'react';
+import { App, Form, Input, Modal } from 'antd';
+import { endpoints, messages } from '@cowork/contract';
+import { closePasswordModal, useShellState } from '../lib/shell-state.ts';
+import { api, isTokenExpired } from '../lib/request.ts';
+import { rules } from '../lib/rules.ts';
+import { logout } from '../lib/session.ts';
+import { useUserInfo } from '../lib/user.ts';
+
+interface PasswordForm {
+  newPassword: string;
+}
+
+/**
+ * 修改密码: posts {newPassword, ssoUserId}. The server revokes the user's tokens on a password
+ * change, so success ends the session and returns to login. On error the loading state stays on
+ * only for a 424 (the token refresh reloads the page); the interceptor has already shown the error.
+ */
+export function PasswordModal() {
+  const { passwordOpen } = useShellState();
+  const { user } = useUserInfo();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<PasswordForm>();
+  const [saving, setSaving] = useState(false);
+
+  const close = () => {
+    form.resetFields();
+    closePasswordModal();
+  };
+
+  const submit = async ({ newPassword }: PasswordForm) => {
+    setSaving(true);
+    try {
+      await api.post(endpoints.userEditPassword, { newPassword, ssoUserId: user.ssoUserId });
+    } catch (error) {
+      if (!isTokenExpired(error)) setSaving(false);
+      return;
+    }
+    setSaving(false);
+    form.resetFields();
+    closePasswordModal();
+    void message.success(messages.passwordChanged);
+    logout();
+  };
+
+  return (
+    <Modal
+      title="修改密码"
+      open={passwordOpen}
+      okText="确定"
+      cancelText="取消"
+      confirmLoading={saving}
+      onOk={() => form.submit()}
+      onCancel={close}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" onFinish={submit} autoComplete="off" preserve={false}>
+        <Form.Item label="密码" name="newPassword" rules={rules.newPassword} validateTrigger={['onChange', 'onBlur']}>
+          <Input.Password autoComplete="new-password" placeholder="请输入新密码" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,27 @@
+import dayjs, { type Dayjs } from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import timezone from 'dayjs/plugin/timezone';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+/** Times are shown in China Standard Time whatever the browser's zone (DESIGN.md section 4). */
+export const DISPLAY_TIME_ZONE = 'Asia/Shanghai';
+
+/** `2025-01-31 09:05:00` in Asia/Shanghai, or — when there is no valid time. */
+export function formatTime(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '—';
+  const time = dayjs(value);
+  return time.isValid() ? time.tz(DISPLAY_TIME_ZONE).format('YYYY-MM-DD HH:mm:ss') : '—';
+}
+
+/**
+ * A picked date range as ISO instants: from the start of the first day to the end of the last,
+ * both days taken in Asia/Shanghai.
+ */
+export function dayRangeToIso(range: [Dayjs, Dayjs] | null | undefined): { from?: string; to?: string } {
+  if (!range?.[0] || !range[1]) return {};
+  const from = dayjs.tz(`${range[0].format('YYYY-MM-DD')} 00:00:00.000`, DISPLAY_TIME_ZONE);
+  const to = dayjs.tz(`${range[1].format('YYYY-MM-DD')} 23:59:59.999`, DISPLAY_TIME_ZONE);
+  return { from: from.toISOString(), to: to.toISOString() };
+}

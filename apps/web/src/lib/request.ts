@@ -1,0 +1,230 @@
+/**
+ * THE axios instance (spec point 8). It alone knows the envelope `{code, msg, data}`, the error
+ * toasts, and the 401 / 424 handling; pages call the helpers at the bottom and never look at `code`.
+ */
+import axios, {
+  AxiosError,
+  AxiosHeaders,
+  type AxiosRequestConfig,
+  type AxiosResponse,
+  type InternalAxiosRequestConfig,
+} from 'axios';
+import { message } from 'antd';
+import {
+  ADMIN_CLIENT_ID,
+  ADMIN_CLIENT_SECRET,
+  ERROR_TOAST_SECONDS,
+  REQUEST_TIMEOUT_MS,
+  SUCCESS_CODE,
+  endpoints,
+  messages,
+  type Envelope,
+  type TokenResponse,
+} from '@cowork/contract';
+import { currentAddress, isLoginPath, loginAddress, navigateTo, reloadPage } from './navigation.ts';
+import { endSession, getAccessToken, getRefreshToken, mergeUserInfo, setTokens } from './session.ts';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** Marks the token-refresh call, whose failure must not start another refresh. */
+    isRefresh?: boolean;
+  }
+}
+
+/** A rejected call. `code` is the envelope code, or the HTTP status of a transport error. */
+export class RequestError extends Error {
+  readonly code: number | undefined;
+  readonly status: number | undefined;
+  constructor(text: string, code?: number, status?: number) {
+    super(text);
+    this.name = 'RequestError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/** Whether a failed call met an expired token (424): callers keep their loading state on then. */
+export const isTokenExpired = (error: unknown): boolean =>
+  error instanceof RequestError && error.code === 424;
+
+type Toast = (text: string, seconds: number) => void;
+let toast: Toast = (text, seconds) => {
+  void message.error(text, seconds);
+};
+/** main.tsx routes toasts through antd's App context; tests observe them. */
+export function setToast(next: Toast): void {
+  toast = next;
+}
+const toastError = (text: string) => toast(text, ERROR_TOAST_SECONDS);
+
+export const request = axios.create({ baseURL: '', timeout: REQUEST_TIMEOUT_MS });
+
+const isTokenUrl = (url: string | undefined) => (url ?? '').split('?')[0] === endpoints.token;
+
+// A request without a token sends an empty Authorization header; with one, the bearer token.
+request.interceptors.request.use((config) => {
+  const token = getAccessToken();
+  config.headers.set('Authorization', token ? `Bearer ${token}` : '');
+  return config;
+});
+
+request.interceptors.response.use(onResponse, onError);
+
+function onResponse(response: AxiosResponse) {
+  const body: unknown = response.data;
+  if (isTokenUrl(response.config.url) && response.status === 200 && body) return body as never;
+  if (response.status !== 200 || !body || typeof body !== 'object') {
+    toastError(messages.serverError);
+    return Promise.reject(new RequestError(messages.serverError, undefined, response.status));
+  }
+  const envelope = body as Partial<Envelope>;
+  if (envelope.code === SUCCESS_CODE) return body as never;
+  const text = envelope.msg || messages.serverError;
+  toastError(text);
+  return Promise.reject(new RequestError(text, envelope.code, response.status));
+}
+
+function onError(error: unknown) {
+  if (!(error instanceof AxiosError)) {
+    toastError(messages.serverError);
+    return Promise.reject(new RequestError(messages.serverError));
+  }
+  const status = error.response?.status;
+  const body = error.response?.data as Partial<Envelope> | undefined;
+  const code = typeof body?.code === 'number' ? body.code : status;
+  const config: InternalAxiosRequestConfig | undefined = error.config;
+  const serverText = typeof body?.msg === 'string' && body.msg ? body.msg : undefined;
+
+  // The refresh call's own failure is handled by refreshTokens().
+  if (config?.isRefresh) return Promise.reject(new RequestError(serverText ?? error.message, code, status));
+
+  if (status === 401) {
+    const address = currentAddress();
+    endSession();
+    if (!isLoginPath(window.location.pathname)) navigateTo(loginAddress(address));
+    return Promise.reject(new RequestError(serverText ?? messages.unauthorized, 401, status));
+  }
+  if (status === 424) {
+    void refreshTokens();
+    return Promise.reject(new RequestError(serverText ?? messages.tokenExpired, 424, status));
+  }
+  const text = serverText ?? transportText(error);
+  toastError(text);
+  return Promise.reject(new RequestError(text, code, status));
+}
+
+/** The error's own message, in Chinese for the transport failures axios names. */
+function transportText(error: AxiosError): string {
+  if (error.code === AxiosError.ECONNABORTED || error.code === AxiosError.ETIMEDOUT) return messages.requestTimeout;
+  if (error.code === AxiosError.ERR_NETWORK) return messages.networkError;
+  return error.message || messages.serverError;
+}
+
+/**
+ * The one-time token refresh of a 424 (spec point 4). Parallel calls that meet 424 together share
+ * one refresh; after success the page reloads, so the flag is never cleared on that path.
+ */
+let refreshing: Promise<void> | null = null;
+
+export function refreshTokens(): Promise<void> {
+  refreshing ??= runRefresh();
+  return refreshing;
+}
+
+async function runRefresh(): Promise<void> {
+  const refreshToken = getRefreshToken();
+  if (!refreshToken) {
+    signOutAfterFailedRefresh();
+    return;
+  }
+  try {
+    const answer = await request.post<TokenResponse, TokenResponse>(endpoints.token, null, {
+      params: {
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: ADMIN_CLIENT_ID,
+        client_secret: ADMIN_CLIENT_SECRET,
+      },
+      isRefresh: true,
+    });
+    if (!answer?.access_token || !answer.refresh_token) throw new Error('no token in the answer');
+    setTokens(answer.access_token, answer.refresh_token);
+    mergeUserInfo(answer.user_info);
+    reloadPage();
+  } catch {
+    signOutAfterFailedRefresh();
+  }
+}
+
+function signOutAfterFailedRefresh() {
+  const address = currentAddress();
+  endSession();
+  refreshing = null;
+  if (!isLoginPath(window.location.pathname)) navigateTo(loginAddress(address));
+}
+
+/** For unit tests: forget a refresh that ended with a (simulated) reload. */
+export function resetRefreshState(): void {
+  refreshing = null;
+}
+
+// ---- Call styles of spec point 7. Each resolves with the envelope's `data`. ----
+
+type Params = Record<string, unknown>;
+type Config = Omit<AxiosRequestConfig, 'url' | 'method' | 'data' | 'params'>;
+
+async function call<T>(config: AxiosRequestConfig): Promise<T> {
+  const body = await request.request<Envelope<T>, Envelope<T>>(config);
+  return body.data;
+}
+
+const withId = (url: string, id: string | number) => `${url}/${encodeURIComponent(String(id))}`;
+
+/** Sets the Content-Type of one call, e.g. `withContentType('multipart/form-data')`. */
+export const withContentType = (contentType: string, config: Config = {}): Config => ({
+  ...config,
+  headers: AxiosHeaders.from({ ...(config.headers as Record<string, string> | undefined), 'Content-Type': contentType }),
+});
+
+export const api = {
+  /** POST with a JSON body. */
+  post: <T>(url: string, body?: unknown, config?: Config) => call<T>({ ...config, method: 'post', url, data: body }),
+  /** POST with the payload as query string. */
+  postQuery: <T>(url: string, params?: Params, config?: Config) =>
+    call<T>({ ...config, method: 'post', url, params }),
+  /** GET with query params. */
+  get: <T>(url: string, params?: Params, config?: Config) => call<T>({ ...config, method: 'get', url, params }),
+  /** GET `{url}/{id}`. */
+  getById: <T>(url: string, id: string | number, config?: Config) =>
+    call<T>({ ...config, method: 'get', url: withId(url, id) }),
+  /** DELETE with a JSON body, e.g. `{ids}`. */
+  delete: <T>(url: string, body?: unknown, config?: Config) =>
+    call<T>({ ...config, method: 'delete', url, data: body }),
+  /** DELETE with the payload as query string. */
+  deleteQuery: <T>(url: string, params?: Params, config?: Config) =>
+    call<T>({ ...config, method: 'delete', url, params }),
+  /** DELETE `{url}/{id}`. */
+  deleteById: <T>(url: string, id: string | number, config?: Config) =>
+    call<T>({ ...config, method: 'delete', url: withId(url, id) }),
+  /** PUT with a JSON body. */
+  put: <T>(url: string, body?: unknown, config?: Config) => call<T>({ ...config, method: 'put', url, data: body }),
+  /** PUT with the payload as query string. */
+  putQuery: <T>(url: string, params?: Params, config?: Config) =>
+    call<T>({ ...config, method: 'put', url, params }),
+};
+
+/** Signs in with the password grant (form body); the token endpoint answers without envelope. */
+export function requestPasswordToken(username: string, password: string): Promise<TokenResponse> {
+  const form = new URLSearchParams({
+    grant_type: 'password',
+    username,
+    password,
+    client_id: ADMIN_CLIENT_ID,
+    client_secret: ADMIN_CLIENT_SECRET,
+  });
+  return request.post<TokenResponse, TokenResponse>(
+    endpoints.token,
+    form,
+    withContentType('application/x-www-form-urlencoded'),
+  );
+}

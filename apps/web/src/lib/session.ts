@@ -1,0 +1,72 @@
+/**
+ * The signed-in session (spec point 4): the two token cookies, the cached user info and logout.
+ */
+import Cookies from 'js-cookie';
+import {
+  ACCESS_TOKEN_COOKIE,
+  COOKIE_EXPIRES_DAYS,
+  REFRESH_TOKEN_COOKIE,
+  USER_INFO_KEY,
+  type UserInfo,
+} from '@cowork/contract';
+import { events } from './events.ts';
+import { loginAddress, navigateTo } from './navigation.ts';
+import { queryClient } from './query-client.ts';
+import { setShellState } from './shell-state.ts';
+
+export const getAccessToken = (): string | undefined => Cookies.get(ACCESS_TOKEN_COOKIE);
+export const getRefreshToken = (): string | undefined => Cookies.get(REFRESH_TOKEN_COOKIE);
+
+export function setTokens(accessToken: string, refreshToken: string, expires = COOKIE_EXPIRES_DAYS): void {
+  const options = { expires, path: '/', sameSite: 'lax' as const };
+  Cookies.set(ACCESS_TOKEN_COOKIE, accessToken, options);
+  Cookies.set(REFRESH_TOKEN_COOKIE, refreshToken, options);
+}
+
+/** The cached user info, or an empty object when there is none or it is unreadable. */
+export function readUserInfo(): Partial<UserInfo> {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(USER_INFO_KEY) ?? 'null');
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Partial<UserInfo>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Merges fresh user info into the cached copy, stores the result and returns it. */
+export function mergeUserInfo(fresh: Partial<UserInfo> | null | undefined): Partial<UserInfo> {
+  const merged = { ...readUserInfo(), ...(fresh ?? {}) };
+  localStorage.setItem(USER_INFO_KEY, JSON.stringify(merged));
+  return merged;
+}
+
+/** Removes both token cookies and the cached user info. */
+export function clearSession(): void {
+  Cookies.remove(ACCESS_TOKEN_COOKIE, { path: '/' });
+  Cookies.remove(REFRESH_TOKEN_COOKIE, { path: '/' });
+  localStorage.removeItem(USER_INFO_KEY);
+}
+
+/** Clears the session and everything shown for it: the menu, the title and the cached queries. */
+export function endSession(): void {
+  clearSession();
+  setShellState({ menuOpen: false, titleOpen: false, passwordOpen: false });
+  queryClient.clear();
+}
+
+/**
+ * Logs out locally: ends the session and goes to /login with the current address as `url`
+ * (unless already on login). The server-side logout call is the header's job.
+ */
+export function logout(): void {
+  endSession();
+  navigateTo(loginAddress());
+}
+
+let installed = false;
+/** Lets any code end the session by emitting the global `logout` event. */
+export function installLogoutListener(): void {
+  if (installed) return;
+  installed = true;
+  events.on('logout', logout);
+}

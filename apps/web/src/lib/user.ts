@@ -1,0 +1,45 @@
+/** The signed-in user's info and menu tree, fetched once and shared through TanStack Query. */
+import { useQuery } from '@tanstack/react-query';
+import { ALL_PERMISSIONS, endpoints, type MenuItem, type UserInfo } from '@cowork/contract';
+import { events } from './events.ts';
+import { queryClient, queryKeys } from './query-client.ts';
+import { api } from './request.ts';
+import { mergeUserInfo, readUserInfo } from './session.ts';
+
+/** GET userInfo, merged with the cached copy in local storage and stored back (spec point 3). */
+export async function fetchUserInfo(): Promise<Partial<UserInfo>> {
+  return mergeUserInfo(await api.get<UserInfo>(endpoints.userInfo));
+}
+
+/** The user info; until the server answers, the cached copy. Not fetched when `enabled` is false. */
+export function useUserInfo(enabled = true) {
+  const query = useQuery({
+    queryKey: queryKeys.userInfo,
+    queryFn: fetchUserInfo,
+    enabled,
+    placeholderData: readUserInfo,
+  });
+  return { ...query, user: query.data ?? readUserInfo() };
+}
+
+export const fetchMenuTree = () => api.get<MenuItem[]>(endpoints.menuUserTree);
+
+export function useMenuTree() {
+  return useQuery({ queryKey: queryKeys.menu, queryFn: fetchMenuTree, staleTime: Infinity });
+}
+
+/** Whether the user's permissions overlap the required ones; `*` grants everything. */
+export function hasPermission(granted: readonly string[] | undefined, required: readonly string[]): boolean {
+  if (!granted?.length) return false;
+  if (granted.includes(ALL_PERMISSIONS)) return true;
+  return required.some((code) => granted.includes(code));
+}
+
+let installed = false;
+/** changeMenu reloads the menu, saveInfo reloads the user info (spec point 4). */
+export function installShellReloads(): void {
+  if (installed) return;
+  installed = true;
+  events.on('changeMenu', () => void queryClient.invalidateQueries({ queryKey: queryKeys.menu }));
+  events.on('saveInfo', () => void queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }));
+}

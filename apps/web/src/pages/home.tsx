@@ -1,0 +1,68 @@
+import { Card, Col, Empty, Row, Skeleton, Typography } from 'antd';
+import { AppstoreOutlined, RightOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
+import type { MenuItem } from '@cowork/contract';
+import { useMenuTree, useUserInfo } from '../lib/user.ts';
+import './home.css';
+
+/** The first page an item leads to: its own url, or the first entry inside it. */
+export function firstPage(item: MenuItem): string | undefined {
+  if (!item.children.length) return item.url || undefined;
+  for (const child of item.children) {
+    const url = firstPage(child);
+    if (url) return url;
+  }
+  return undefined;
+}
+
+/**
+ * 首页: greets the user and links to the first screen of each of their menu groups.
+ * A real dashboard (today's orders, bookings, revenue) comes later, once those screens exist.
+ */
+export default function HomePage() {
+  const { user } = useUserInfo();
+  const menu = useMenuTree();
+  const groups = (menu.data ?? []).flatMap((item) => {
+    const url = firstPage(item);
+    return url ? [{ item, url }] : [];
+  });
+
+  return (
+    <div className="home">
+      <Typography.Title level={3} className="home-greeting">
+        {`您好，${user.nickname ?? ''}`}
+      </Typography.Title>
+      <Typography.Paragraph type="secondary">欢迎使用共享办公管理后台，请从下方入口或左侧菜单开始工作。</Typography.Paragraph>
+      {menu.isPending ? (
+        <Skeleton active />
+      ) : groups.length === 0 ? (
+        <Empty description="您的账号暂未分配任何菜单，请联系管理员授权。" />
+      ) : (
+        <Row gutter={[16, 16]}>
+          {groups.map(({ item, url }) => (
+            <Col key={item.id} xs={24} sm={12} lg={8} xl={6}>
+              <Link to={url} className="home-card-link">
+                <Card hoverable className="home-card">
+                  <span className="home-card-icon">
+                    {item.iconBrightUrl || item.iconUrl ? (
+                      <img src={item.iconBrightUrl || item.iconUrl || undefined} alt="" width={28} height={28} />
+                    ) : (
+                      <AppstoreOutlined />
+                    )}
+                  </span>
+                  <span className="home-card-text">
+                    <strong>{item.name}</strong>
+                    <span>
+                      {item.children.length ? item.children.map((child) => child.name).join('、') : '进入页面'}
+                    </span>
+                  </span>
+                  <RightOutlined className="home-card-arrow" />
+                </Card>
+              </Link>
+            </Col>
+          ))}
+        </Row>
+      )}
+    </div>
+  );
+}

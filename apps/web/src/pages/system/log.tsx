@@ -1,0 +1,137 @@
+import { useState } from 'react';
+import { Button, Card, DatePicker, Form, Input, Space, Table, Tag, Typography, type TableProps } from 'antd';
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Dayjs } from 'dayjs';
+import { cleanPayload, endpoints, type AuditLogQuery, type AuditLogRecord, type Page } from '@cowork/contract';
+import { dayRangeToIso, formatTime } from '../../lib/format.ts';
+import { api } from '../../lib/request.ts';
+import './log.css';
+
+interface SearchForm {
+  resource?: string;
+  action?: string;
+  range?: [Dayjs, Dayjs] | null;
+}
+
+/** Chinese names of the common actions; anything else is shown as recorded. */
+const actionNames: Record<string, string> = {
+  login: '登录',
+  logout: '退出登录',
+  create: '新增',
+  save: '新增',
+  update: '修改',
+  edit: '修改',
+  remove: '删除',
+  delete: '删除',
+  'edit-published': '上下架',
+  'edit-password': '修改密码',
+  'edit-account-status': '启用/停用账号',
+  import: '导入',
+  export: '导出',
+};
+
+const actionLabel = (action: string) => actionNames[action] ?? action;
+
+const json = (value: unknown) => (value === null || value === undefined ? '（无）' : JSON.stringify(value, null, 2));
+
+const columns: TableProps<AuditLogRecord>['columns'] = [
+  { title: '时间', dataIndex: 'at', width: 180, render: (at: string) => formatTime(at) },
+  { title: '操作人', dataIndex: 'actorName', width: 140, render: (name: string | null) => name ?? '—' },
+  {
+    title: '操作',
+    dataIndex: 'action',
+    width: 140,
+    render: (action: string) => <Tag title={action}>{actionLabel(action)}</Tag>,
+  },
+  { title: '资源', dataIndex: 'resource', ellipsis: true },
+  { title: '资源ID', dataIndex: 'resourceId', width: 120, render: (id: string | null) => id ?? '—' },
+  { title: 'IP', dataIndex: 'ip', width: 150, render: (ip: string | null) => ip ?? '—' },
+];
+
+function Change({ record }: { record: AuditLogRecord }) {
+  return (
+    <div className="audit-change">
+      <div>
+        <Typography.Text type="secondary">变更前</Typography.Text>
+        <pre>{json(record.before)}</pre>
+      </div>
+      <div>
+        <Typography.Text type="secondary">变更后</Typography.Text>
+        <pre>{json(record.after)}</pre>
+      </div>
+    </div>
+  );
+}
+
+/** 操作日志: every write recorded by the server, newest first, with its before and after. */
+export default function AuditLogPage() {
+  const [form] = Form.useForm<SearchForm>();
+  const [query, setQuery] = useState<AuditLogQuery>({ current: 1, size: 10 });
+
+  const page = useQuery({
+    queryKey: ['auditLogPage', query],
+    queryFn: () => api.get<Page<AuditLogRecord>>(endpoints.auditLogPage, cleanPayload({ ...query })),
+    placeholderData: keepPreviousData,
+  });
+
+  const search = ({ resource, action, range }: SearchForm) => {
+    setQuery({
+      current: 1,
+      size: query.size,
+      ...cleanPayload({ resource: resource?.trim(), action: action?.trim(), ...dayRangeToIso(range) }),
+    });
+  };
+
+  const reset = () => {
+    form.resetFields();
+    setQuery({ current: 1, size: query.size });
+  };
+
+  return (
+    <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
+      <Card size="small">
+        <Form<SearchForm> form={form} layout="inline" onFinish={search} className="audit-search">
+          <Form.Item name="resource" label="资源">
+            <Input placeholder="如 sso-user" allowClear />
+          </Form.Item>
+          <Form.Item name="action" label="操作">
+            <Input placeholder="如 edit" allowClear />
+          </Form.Item>
+          <Form.Item name="range" label="时间">
+            <DatePicker.RangePicker allowClear />
+          </Form.Item>
+          <Form.Item>
+            <Space>
+              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+                查询
+              </Button>
+              <Button onClick={reset} icon={<ReloadOutlined />}>
+                重置
+              </Button>
+            </Space>
+          </Form.Item>
+        </Form>
+      </Card>
+      <Card size="small">
+        <Table<AuditLogRecord>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={page.data?.records ?? []}
+          loading={page.isFetching}
+          scroll={{ x: 900 }}
+          expandable={{ expandedRowRender: (record) => <Change record={record} /> }}
+          pagination={{
+            current: page.data?.current ?? query.current,
+            pageSize: page.data?.size ?? query.size,
+            total: page.data?.total ?? 0,
+            showSizeChanger: true,
+            showTotal: (total) => `共 ${total} 条`,
+            onChange: (current, size) => setQuery((q) => ({ ...q, current: size === q.size ? current : 1, size })),
+          }}
+        />
+      </Card>
+    </Space>
+  );
+}

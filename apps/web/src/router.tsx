@@ -1,0 +1,66 @@
+/**
+ * The route table, generated from the contract's consoleRoutes (built ones only). Each route's
+ * screen is the page module named by `route.page`, loaded on demand from src/pages/<page>.tsx, so
+ * adding a screen means adding its page file and flipping `built` in the contract.
+ */
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { consoleRoutes, type ConsoleRoute } from '@cowork/contract';
+import { PageLoading } from './components/PageLoading.tsx';
+import { RouteError } from './components/RouteError.tsx';
+import { requireSession, type RouteMeta } from './lib/route-guard.ts';
+
+type PageModule = { default: ComponentType };
+
+const pages = import.meta.glob<PageModule>(['./pages/**/*.tsx', '!./pages/**/*.test.tsx']);
+
+export const pageModulePath = (page: string) => `./pages/${page}.tsx`;
+
+export const routeMeta = ({ name, pageTitle, openNames, sort }: ConsoleRoute): RouteMeta => ({
+  name,
+  pageTitle,
+  openNames,
+  sort,
+});
+
+function toRouteObject(route: ConsoleRoute): RouteObject | undefined {
+  const load = pages[pageModulePath(route.page)];
+  if (!load) {
+    console.error(`路由 ${route.path} 标记为已完成，但缺少页面文件 src/pages/${route.page}.tsx`);
+    return undefined;
+  }
+  return {
+    id: route.name,
+    path: route.path,
+    handle: routeMeta(route),
+    // Every named route but login needs the access token (spec point 4).
+    loader: route.name === 'login' ? undefined : requireSession,
+    lazy: async () => ({ Component: (await load()).default }),
+  };
+}
+
+const isRoute = (route: RouteObject | undefined): route is RouteObject => route !== undefined;
+
+export function buildRoutes(table: ConsoleRoute[] = consoleRoutes): RouteObject[] {
+  const built = table.filter((route) => route.built);
+  const login = built.filter((route) => route.name === 'login').map(toRouteObject).filter(isRoute);
+  const inLayout = built.filter((route) => route.name !== 'login').map(toRouteObject).filter(isRoute);
+  return [
+    {
+      id: 'root',
+      HydrateFallback: PageLoading,
+      ErrorBoundary: RouteError,
+      children: [
+        ...login,
+        {
+          id: 'layout',
+          lazy: async () => ({ Component: (await import('./layout/Layout.tsx')).Layout }),
+          ErrorBoundary: RouteError,
+          children: inLayout,
+        },
+      ],
+    },
+  ];
+}
+
+export const createRouter = () => createBrowserRouter(buildRoutes());
