@@ -53,6 +53,8 @@ export const messages = {
   payloadTooLarge: '请求内容过大，请减小后重试',
   /** the request body's content type is not accepted */
   unsupportedMediaType: '不支持的请求内容格式',
+  /** a time filter that is not a date or ISO 8601 time */
+  timeInvalid: '时间格式不正确，请使用 YYYY-MM-DD 或 ISO 8601 格式',
   /** the server cannot serve requests right now (database unreachable) */
   serviceUnavailable: '服务暂时不可用，请稍后再试',
 } as const;

@@ -1,0 +1,122 @@
+/**
+ * Settings from the environment, checked once at start. A wrong value stops the server with a
+ * message naming the variable.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  ADMIN_CLIENT_ID,
+  ADMIN_CLIENT_SECRET,
+  checkNewPassword,
+  REFRESH_TOKEN_TTL_SECONDS,
+} from '@cowork/contract';
+
+const serverDir = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Relative paths are taken from where the command was typed: npm runs workspace scripts inside
+ * apps/server but keeps the caller's directory in INIT_CWD, so `npm start` at the root uses ./data.
+ */
+const baseDir = () => process.env.INIT_CWD ?? process.cwd();
+
+const positiveSeconds = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .positive('must be greater than 0')
+    .default(fallback);
+
+const envSchema = z.object({
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
+    .default('development'),
+  PORT: z.coerce
+    .number({ error: 'must be a port number' })
+    .int('must be a port number')
+    .min(1, 'must be from 1 to 65535')
+    .max(65535, 'must be from 1 to 65535')
+    .default(3000),
+  HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  MQTT_URL: z.url({ error: 'must be a URL such as mqtt://host:1883' }).optional(),
+  ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value === undefined) return;
+      if (checkNewPassword(value)) ctx.addIssue({ code: 'custom', message: 'must be 8 to 64 characters' });
+    }),
+  ACCESS_TOKEN_TTL: positiveSeconds(ACCESS_TOKEN_TTL_SECONDS),
+  REFRESH_TOKEN_TTL: positiveSeconds(REFRESH_TOKEN_TTL_SECONDS),
+  ADMIN_CLIENT_ID: z.string().min(1, 'must not be empty').default(ADMIN_CLIENT_ID),
+  ADMIN_CLIENT_SECRET: z.string().min(1, 'must not be empty').default(ADMIN_CLIENT_SECRET),
+  WEB_DIST: z.string().min(1, 'must not be empty').optional(),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  /** Set when a reverse proxy sits in front, so client addresses come from X-Forwarded-For. */
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+});
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  mqttUrl: string | undefined;
+  adminPassword: string | undefined;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  adminClientId: string;
+  adminClientSecret: string;
+  webDist: string;
+  logLevel: string;
+  trustProxy: boolean;
+  /** Requests per minute and address on the token endpoint (a second line behind login throttling). */
+  tokenRateLimitPerMinute: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and checks the environment; throws ConfigError naming every wrong variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable counts as unset, as in most shells' `VAR= cmd`.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+    throw new ConfigError(`Invalid environment: ${lines.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(baseDir(), e.DATA_DIR),
+    mqttUrl: e.MQTT_URL,
+    adminPassword: e.ADMIN_PASSWORD,
+    accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: e.REFRESH_TOKEN_TTL,
+    adminClientId: e.ADMIN_CLIENT_ID,
+    adminClientSecret: e.ADMIN_CLIENT_SECRET,
+    webDist: e.WEB_DIST ? path.resolve(baseDir(), e.WEB_DIST) : path.resolve(serverDir, '../web/dist'),
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    tokenRateLimitPerMinute: 60,
+  };
+}

@@ -1,0 +1,44 @@
+/** The one way writes are recorded: who, when, what, before and after. */
+import type { FastifyRequest } from 'fastify';
+import type { Executor } from '../db/client.ts';
+import { auditLogs } from '../db/schema.ts';
+
+export interface AuditEntry {
+  action: string;
+  resource: string;
+  resourceId?: string | number | null;
+  before?: unknown;
+  after?: unknown;
+  /** Defaults to the signed-in caller; given where there is none yet (sign-in). */
+  actorId?: number | null;
+}
+
+/** Fields never written to the log, whatever a caller passes as before/after. */
+const SECRET_KEYS = new Set(['password', 'passwordHash', 'newPassword', 'tokenHash', 'totpSecret']);
+
+function redact(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) return value.map(redact);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([k]) => !SECRET_KEYS.has(k))
+        .map(([k, v]) => [k, redact(v)]),
+    );
+  }
+  return value;
+}
+
+/** Records one write. Pass the transaction as `db` so the entry commits with the change. */
+export async function audit(request: FastifyRequest, entry: AuditEntry, db: Executor = request.server.db) {
+  await db.insert(auditLogs).values({
+    actorId: entry.actorId !== undefined ? entry.actorId : (request.user?.id ?? null),
+    action: entry.action,
+    resource: entry.resource,
+    resourceId: entry.resourceId === undefined || entry.resourceId === null ? null : String(entry.resourceId),
+    before: redact(entry.before),
+    after: redact(entry.after),
+    ip: request.ip,
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * Starts the server: checks the environment, opens and migrates the database, prepares its data
+ * (demo data into an empty one unless production), listens, and closes cleanly on SIGINT/SIGTERM.
+ */
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase, type DbHandle } from './db/client.ts';
+import { demoSignIns } from './seed/demo.ts';
+import { prepareData, StartupError } from './seed/prepare.ts';
+
+async function main() {
+  const config = loadConfig();
+  const handle: DbHandle = await openDatabase(config);
+  try {
+    await handle.migrate();
+    const prepared = await prepareData(handle.db, config);
+    const app = await buildApp({ config, db: handle.db });
+    if (prepared.seededDemo) app.log.info('demo data loaded into the empty database');
+    if (prepared.createdAdministrator) app.log.info('administrator `admin` created from ADMIN_PASSWORD');
+
+    let closing = false;
+    const shutdown = async (signal: string) => {
+      if (closing) return;
+      closing = true;
+      app.log.info({ signal }, 'shutting down');
+      try {
+        await app.close();
+      } finally {
+        await handle.close();
+      }
+      process.exit(0);
+    };
+    process.once('SIGINT', () => void shutdown('SIGINT'));
+    process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+    await app.listen({ port: config.port, host: config.host });
+    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    const lines = [
+      '',
+      `cowork-admin is running at http://${shownHost}:${config.port}`,
+      `API docs: http://${shownHost}:${config.port}/api/docs`,
+      `Database: ${handle.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
+    ];
+    if (config.nodeEnv !== 'production') {
+      lines.push('Demo sign-ins:', ...demoSignIns.map((s) => `  ${s.username} / ${s.password}  (${s.role})`));
+    }
+    console.log(lines.join('\n') + '\n');
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError || err instanceof StartupError) {
+    console.error(`cowork-admin cannot start: ${err.message}`);
+  } else {
+    console.error('cowork-admin cannot start:', err);
+  }
+  process.exit(1);
+});

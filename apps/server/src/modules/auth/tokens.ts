@@ -1,0 +1,203 @@
+/**
+ * Opaque tokens: 32 random bytes, base64url. Only their SHA-256 is stored. A sign-in starts a
+ * family; refreshing rotates the pair inside it; reuse of a spent refresh token revokes the family.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { UserInfo } from '@cowork/contract';
+import type { Database, Executor } from '../../db/client.ts';
+import { authTokens, ssoRoles, ssoUserRoles, ssoUsers, type UserStatus } from '../../db/schema.ts';
+
+export const newToken = () => randomBytes(32).toString('base64url');
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface IssuedPair {
+  accessToken: string;
+  refreshToken: string;
+  familyId: string;
+  expiresIn: number;
+}
+
+export interface IssueOptions {
+  userId: number;
+  familyId?: string;
+  accessTtl: number;
+  refreshTtl: number;
+  ip?: string | null;
+  userAgent?: string | null;
+  now?: Date;
+}
+
+/** Stores a new access + refresh pair (a new family unless one is given) and returns the raw tokens. */
+export async function issueTokenPair(db: Executor, options: IssueOptions): Promise<IssuedPair> {
+  const now = options.now ?? new Date();
+  const familyId = options.familyId ?? randomUUID();
+  const accessToken = newToken();
+  const refreshToken = newToken();
+  const common = {
+    userId: options.userId,
+    familyId,
+    createdAt: now,
+    ip: options.ip ?? null,
+    userAgent: options.userAgent?.slice(0, 512) ?? null,
+  };
+  await db.insert(authTokens).values([
+    {
+      ...common,
+      kind: 'access',
+      tokenHash: hashToken(accessToken),
+      expiresAt: new Date(now.getTime() + options.accessTtl * 1000),
+    },
+    {
+      ...common,
+      kind: 'refresh',
+      tokenHash: hashToken(refreshToken),
+      expiresAt: new Date(now.getTime() + options.refreshTtl * 1000),
+    },
+  ]);
+  return { accessToken, refreshToken, familyId, expiresIn: options.accessTtl };
+}
+
+export async function revokeFamily(db: Executor, familyId: string, now = new Date()) {
+  await db
+    .update(authTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(authTokens.familyId, familyId), isNull(authTokens.revokedAt)));
+}
+
+/** Ends every session of a user (password change, disabling). */
+export async function revokeUserTokens(db: Executor, userId: number, now = new Date()) {
+  await db
+    .update(authTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(authTokens.userId, userId), isNull(authTokens.revokedAt)));
+}
+
+/** Who is calling, loaded fresh on every request so role and status changes apply at once. */
+export interface AuthUser {
+  id: number;
+  username: string;
+  nickname: string;
+  email: string | null;
+  avatar: string | null;
+  status: UserStatus;
+  roleIds: number[];
+  roleCodes: string[];
+  permissions: string[];
+}
+
+export interface Session {
+  user: AuthUser;
+  tokenId: number;
+  familyId: string;
+  kind: 'access' | 'refresh';
+  expiresAt: Date;
+  revokedAt: Date | null;
+  usedAt: Date | null;
+}
+
+interface RoleRow {
+  roleId: number | null;
+  roleCode: string | null;
+  rolePermissions: string[] | null;
+}
+
+/** A user's permission codes are the union of their roles' codes. */
+function rolesOf(rows: RoleRow[]) {
+  const roles = rows.filter((r): r is { roleId: number; roleCode: string; rolePermissions: string[] } =>
+    Boolean(r.roleId),
+  );
+  return {
+    roleIds: roles.map((r) => r.roleId),
+    roleCodes: roles.map((r) => r.roleCode).sort(),
+    permissions: [...new Set(roles.flatMap((r) => r.rolePermissions))].sort(),
+  };
+}
+
+/** One query: the token, its user and the user's roles. Undefined when the token is unknown. */
+export async function findSession(db: Database, rawToken: string): Promise<Session | undefined> {
+  const rows = await db
+    .select({
+      tokenId: authTokens.id,
+      familyId: authTokens.familyId,
+      kind: authTokens.kind,
+      expiresAt: authTokens.expiresAt,
+      revokedAt: authTokens.revokedAt,
+      usedAt: authTokens.usedAt,
+      userId: ssoUsers.id,
+      username: ssoUsers.username,
+      nickname: ssoUsers.nickname,
+      email: ssoUsers.email,
+      avatar: ssoUsers.avatar,
+      status: ssoUsers.status,
+      roleId: ssoRoles.id,
+      roleCode: ssoRoles.code,
+      rolePermissions: ssoRoles.permissions,
+    })
+    .from(authTokens)
+    .innerJoin(ssoUsers, eq(ssoUsers.id, authTokens.userId))
+    .leftJoin(ssoUserRoles, eq(ssoUserRoles.userId, ssoUsers.id))
+    .leftJoin(ssoRoles, eq(ssoRoles.id, ssoUserRoles.roleId))
+    .where(eq(authTokens.tokenHash, hashToken(rawToken)));
+  const first = rows[0];
+  if (!first) return undefined;
+  return {
+    tokenId: first.tokenId,
+    familyId: first.familyId,
+    kind: first.kind,
+    expiresAt: first.expiresAt,
+    revokedAt: first.revokedAt,
+    usedAt: first.usedAt,
+    user: {
+      id: first.userId,
+      username: first.username,
+      nickname: first.nickname,
+      email: first.email,
+      avatar: first.avatar,
+      status: first.status,
+      ...rolesOf(rows),
+    },
+  };
+}
+
+/** Loads a user's profile, roles and permissions by id (sign-in, where there is no token yet). */
+export async function loadAuthUser(db: Executor, userId: number): Promise<AuthUser | undefined> {
+  const rows = await db
+    .select({
+      id: ssoUsers.id,
+      username: ssoUsers.username,
+      nickname: ssoUsers.nickname,
+      email: ssoUsers.email,
+      avatar: ssoUsers.avatar,
+      status: ssoUsers.status,
+      roleId: ssoRoles.id,
+      roleCode: ssoRoles.code,
+      rolePermissions: ssoRoles.permissions,
+    })
+    .from(ssoUsers)
+    .leftJoin(ssoUserRoles, eq(ssoUserRoles.userId, ssoUsers.id))
+    .leftJoin(ssoRoles, eq(ssoRoles.id, ssoUserRoles.roleId))
+    .where(eq(ssoUsers.id, userId));
+  const first = rows[0];
+  if (!first) return undefined;
+  return {
+    id: first.id,
+    username: first.username,
+    nickname: first.nickname,
+    email: first.email,
+    avatar: first.avatar,
+    status: first.status,
+    ...rolesOf(rows),
+  };
+}
+
+/** The `userInfo` of the contract, as user-info and the token endpoint answer it. */
+export const toUserInfo = (user: AuthUser): UserInfo => ({
+  ssoUserId: user.id,
+  username: user.username,
+  nickname: user.nickname,
+  email: user.email,
+  avatar: user.avatar,
+  roles: user.roleCodes,
+  permissions: user.permissions,
+});

@@ -1,0 +1,40 @@
+/** Liveness and readiness probes, open to anyone (load balancers, orchestrators). */
+import { sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { endpoints, messages } from '@cowork/contract';
+import { envelope, errorEnvelope, failure, ok } from '../../lib/http.ts';
+
+const status = z.object({ status: z.string() });
+
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    endpoints.health,
+    {
+      config: { public: true },
+      schema: { tags: ['health'], summary: 'The process is up', response: { 200: envelope(status) } },
+    },
+    async () => ok({ status: 'up' }),
+  );
+
+  app.get(
+    endpoints.ready,
+    {
+      config: { public: true },
+      schema: {
+        tags: ['health'],
+        summary: 'The database answers (503 when it does not)',
+        response: { 200: envelope(status), 503: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      try {
+        await app.db.execute(sql`select 1`);
+      } catch (err) {
+        request.log.error({ err }, 'readiness check failed');
+        return reply.code(503).send(failure(503, messages.serviceUnavailable));
+      }
+      return ok({ status: 'ready' });
+    },
+  );
+};

@@ -1,0 +1,103 @@
+/**
+ * Route access. Every route declares `config.public`, `config.auth` (any signed-in user) or
+ * `config.permission` (a permission code); a route without one fails at registration. One
+ * onRequest hook checks the bearer token and the permission before anything else runs, so an
+ * unauthorised caller learns nothing from validation.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ALL_PERMISSIONS, messages } from '@cowork/contract';
+import { AppError, forbidden, unauthorized } from '../lib/http.ts';
+import { findSession, type AuthUser } from '../modules/auth/tokens.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Anyone may call it. */
+    public?: boolean;
+    /** Any signed-in user may call it. */
+    auth?: boolean;
+    /** Only users whose roles grant this code (or `*`). */
+    permission?: string;
+  }
+  interface FastifyRequest {
+    /** The signed-in caller; null on public routes. */
+    user: AuthUser | null;
+    /** Token family of the caller's session (logout revokes it). */
+    sessionFamilyId: string | null;
+  }
+  interface FastifyInstance {
+    /** Every declared route and who may call it (permission walk, sso-resources). */
+    routeCatalogue: RouteEntry[];
+  }
+}
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: 'public' | 'auth' | 'permission';
+  permission: string | null;
+}
+
+/** Routes added by plugins we do not write (the API docs UI) are public. */
+const EXEMPT_PREFIXES = ['/api/docs'];
+
+export const hasPermission = (user: Pick<AuthUser, 'permissions'>, code: string) =>
+  user.permissions.includes(ALL_PERMISSIONS) || user.permissions.includes(code);
+
+/** The token of `Authorization: Bearer …`, or undefined when missing or empty. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+export function registerAuth(app: FastifyInstance) {
+  const catalogue: RouteEntry[] = [];
+  app.decorate('routeCatalogue', catalogue);
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionFamilyId', null);
+
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ??= {});
+    if (EXEMPT_PREFIXES.some((p) => route.url.startsWith(p))) {
+      config.public = true;
+      return;
+    }
+    const declared = [config.public === true, config.auth === true, typeof config.permission === 'string'];
+    if (declared.filter(Boolean).length !== 1) {
+      throw new Error(
+        `Route ${String(route.method)} ${route.url} must declare exactly one of config.public, config.auth or config.permission`,
+      );
+    }
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
+    for (const method of methods) {
+      catalogue.push({
+        method,
+        url: route.url,
+        access: config.public ? 'public' : config.auth ? 'auth' : 'permission',
+        permission: config.permission ?? null,
+      });
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) return;
+    const config = request.routeOptions.config;
+    if (config.public) return;
+    const token = bearerToken(request);
+    if (!token) throw unauthorized();
+    const session = await findSession(app.db, token);
+    if (!session || session.kind !== 'access' || session.revokedAt) throw unauthorized();
+    if (session.user.status !== 'enabled') throw unauthorized(messages.accountDisabled);
+    if (session.expiresAt.getTime() <= Date.now()) throw new AppError(424, messages.tokenExpired);
+    request.user = session.user;
+    request.sessionFamilyId = session.familyId;
+    if (config.permission && !hasPermission(session.user, config.permission)) throw forbidden();
+  });
+}
+
+/** The signed-in caller on an `auth` or `permission` route. */
+export function currentUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}

@@ -1,0 +1,75 @@
+/**
+ * One error handler: every failure leaves as the envelope with the HTTP status as its code and a
+ * Chinese msg. 5xx details (stack, SQL) go to the log only.
+ */
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { fieldInvalid, fieldLabels, messages } from '@cowork/contract';
+import { AppError, failure } from '../lib/http.ts';
+
+const contextLabels: Record<string, string> = {
+  body: '请求内容',
+  querystring: '查询参数',
+  params: '路径参数',
+  headers: '请求头',
+};
+
+/** Names the field of the first issue in Chinese where we have a label, else by its key. */
+function validationMessage(
+  issues: { instancePath: string; message?: string }[],
+  context: string | undefined,
+): string {
+  const issue = issues[0];
+  const keys = issue.instancePath.split('/').filter((k) => k !== '' && !/^\d+$/.test(k));
+  const key = keys.at(-1);
+  const label = key ? (fieldLabels[key] ?? key) : (contextLabels[context ?? ''] ?? contextLabels.body);
+  return fieldInvalid(label, issue.message ?? messages.badRequest);
+}
+
+/** Chinese msg for errors raised by Fastify itself or its plugins, by status. */
+function frameworkMessage(statusCode: number): string {
+  switch (statusCode) {
+    case 401:
+      return messages.unauthorized;
+    case 403:
+      return messages.noPermission;
+    case 404:
+      return messages.notFound;
+    case 409:
+      return messages.conflict;
+    case 413:
+      return messages.payloadTooLarge;
+    case 415:
+      return messages.unsupportedMediaType;
+    case 429:
+      return messages.tooManyRequests;
+    default:
+      return messages.badRequest;
+  }
+}
+
+export const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const msg = validationMessage(error.validation, error.validationContext);
+      return reply.code(400).send(failure(400, msg));
+    }
+    if (error instanceof AppError) {
+      return reply.code(error.statusCode).send(failure(error.statusCode, error.message));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      request.log.info({ err: error }, 'request refused');
+      return reply.code(status).send(failure(status, frameworkMessage(status)));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send(failure(500, messages.serverError));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const msg = isApiPath(request.url) ? messages.routeNotFound : messages.notFound;
+    return reply.code(404).send(failure(404, msg));
+  });
+}

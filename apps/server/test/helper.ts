@@ -1,0 +1,153 @@
+/**
+ * buildTestApp(): a fresh app on a fresh database with the demo data. PGlite in memory by default;
+ * with TEST_ENGINE=postgres a uniquely named database made from TEST_DATABASE_URL, dropped on close.
+ */
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyServerOptions } from 'fastify';
+import pg from 'pg';
+import { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET, endpoints, type TokenResponse } from '@cowork/contract';
+import { buildApp, type App } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { pgliteHandle, postgresHandle, type Database, type DbHandle } from '../src/db/client.ts';
+import { ssoRoles, ssoUserRoles, ssoUsers } from '../src/db/schema.ts';
+import { hashPassword } from '../src/lib/password.ts';
+import { issueTokenPair } from '../src/modules/auth/tokens.ts';
+import { seedDemo } from '../src/seed/demo.ts';
+import { eq, inArray } from 'drizzle-orm';
+
+export const engine = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
+
+export const basicAuth = `Basic ${Buffer.from(`${ADMIN_CLIENT_ID}:${ADMIN_CLIENT_SECRET}`).toString('base64')}`;
+
+/** A database for one test file, migrated, with a close that removes it. */
+export async function openTestDatabase(): Promise<DbHandle> {
+  if (engine === 'pglite') {
+    const handle = pgliteHandle(await PGlite.create());
+    await handle.migrate();
+    return handle;
+  }
+  const baseUrl = process.env.TEST_DATABASE_URL;
+  if (!baseUrl) throw new Error('TEST_ENGINE=postgres needs TEST_DATABASE_URL');
+  const name = `cowork_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const handle = postgresHandle(new pg.Pool({ connectionString: url.toString(), max: 5 }));
+  await handle.migrate();
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      const dropper = new pg.Client({ connectionString: baseUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cowork-test-unused' }),
+    webDist: '/nonexistent/web-dist',
+    // Many sign-ins come from one inject address; the per-minute limit has its own test.
+    tokenRateLimitPerMinute: 100_000,
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: App;
+  db: Database;
+  config: Config;
+  close(): Promise<void>;
+  /** Signs in through the token endpoint; throws unless it answers 200. */
+  signIn(username: string, password: string, remoteAddress?: string): Promise<TokenResponse>;
+  /** A bearer header for a user, signing in once per username and password. */
+  auth(username: string, password: string): Promise<{ authorization: string }>;
+}
+
+export async function buildTestApp(
+  options: { config?: Partial<Config>; seed?: boolean; logger?: FastifyServerOptions['logger'] } = {},
+): Promise<TestApp> {
+  const handle = await openTestDatabase();
+  if (options.seed !== false) await seedDemo(handle.db);
+  const config = testConfig(options.config);
+  const app = await buildApp({ config, db: handle.db, logger: options.logger ?? false });
+
+  const signIn = async (username: string, password: string, remoteAddress?: string) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: endpoints.token,
+      headers: { authorization: basicAuth },
+      payload: { grant_type: 'password', username, password },
+      ...(remoteAddress ? { remoteAddress } : {}),
+    });
+    if (res.statusCode !== 200) throw new Error(`sign-in of ${username} failed: ${res.statusCode} ${res.body}`);
+    return res.json<TokenResponse>();
+  };
+
+  const cached = new Map<string, string>();
+  return {
+    app,
+    db: handle.db,
+    config,
+    signIn,
+    async auth(username, password) {
+      const key = `${username}\n${password}`;
+      let token = cached.get(key);
+      if (!token) {
+        token = (await signIn(username, password)).access_token;
+        cached.set(key, token);
+      }
+      return { authorization: `Bearer ${token}` };
+    },
+    async close() {
+      await app.close();
+      await handle.close();
+    },
+  };
+}
+
+/** Inserts a staff user directly, with the roles of the given codes (none for a role-less user). */
+export async function createUser(
+  db: Database,
+  user: { username: string; password: string; roleCodes?: string[]; status?: 'enabled' | 'disabled' },
+): Promise<number> {
+  const [row] = await db
+    .insert(ssoUsers)
+    .values({
+      username: user.username,
+      nickname: user.username,
+      passwordHash: await hashPassword(user.password),
+      status: user.status ?? 'enabled',
+    })
+    .returning({ id: ssoUsers.id });
+  if (user.roleCodes?.length) {
+    const roles = await db.select({ id: ssoRoles.id }).from(ssoRoles).where(inArray(ssoRoles.code, user.roleCodes));
+    await db.insert(ssoUserRoles).values(roles.map((r) => ({ userId: row.id, roleId: r.id })));
+  }
+  return row.id;
+}
+
+export async function userIdOf(db: Database, username: string): Promise<number> {
+  const [row] = await db.select({ id: ssoUsers.id }).from(ssoUsers).where(eq(ssoUsers.username, username));
+  if (!row) throw new Error(`no user ${username}`);
+  return row.id;
+}
+
+/** A bearer header whose access token expired a minute ago (its refresh token still valid). */
+export async function expiredAuth(db: Database, userId: number) {
+  const pair = await issueTokenPair(db, { userId, accessTtl: -60, refreshTtl: 3600 });
+  return { authorization: `Bearer ${pair.accessToken}`, refreshToken: pair.refreshToken };
+}
+
+export const demo = {
+  admin: ['admin', 'Admin@123'],
+  yunying: ['yunying', 'Yunying@123'],
+  caiwu: ['caiwu', 'Caiwu@123'],
+} as const;
