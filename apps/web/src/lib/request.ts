@@ -113,8 +113,12 @@ function onError(error: unknown) {
   return Promise.reject(new RequestError(text, code, status));
 }
 
-/** The error's own message, in Chinese for the transport failures axios names. */
+/**
+ * The text of a failure the server did not explain: a status without msg is a server error; a
+ * timeout or a lost connection is named in Chinese; anything else keeps the error's own message.
+ */
 function transportText(error: AxiosError): string {
+  if (error.response) return messages.serverError;
   if (error.code === AxiosError.ECONNABORTED || error.code === AxiosError.ETIMEDOUT) return messages.requestTimeout;
   if (error.code === AxiosError.ERR_NETWORK) return messages.networkError;
   return error.message || messages.serverError;
