@@ -182,7 +182,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           'client_id/client_secret. Answers without the envelope; errors use it.',
         security: [],
         querystring: tokenParams,
-        body: tokenParams.optional(),
+        body: tokenParams.nullish(),
         response: { 200: tokenResponse },
       },
     },
