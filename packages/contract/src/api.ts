@@ -95,6 +95,8 @@ export const auditLogRecord = z.object({
   id: z.number().int(),
   actorId: z.number().int().nullable(),
   actorName: z.string().nullable(),
+  /** The actor's sign-in name, shown beside actorName (nicknames need not be unique). */
+  actorUsername: z.string().nullable().optional(),
   action: z.string(),
   resource: z.string(),
   resourceId: z.string().nullable(),

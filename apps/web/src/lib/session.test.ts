@@ -136,3 +136,14 @@ describe('addresses', () => {
     expect(safeReturnPath('/login?url=%2F')).toBe('/');
   });
 });
+
+describe('cookies set under a deeper path', () => {
+  it('are removed too', () => {
+    visit('/system/log');
+    document.cookie = 'access_token=stale; path=/system';
+    setTokens('access', 'refresh');
+    clearSession();
+    expect(document.cookie).not.toContain('access_token');
+    expect(document.cookie).not.toContain('refresh_token');
+  });
+});

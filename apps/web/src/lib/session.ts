@@ -40,10 +40,27 @@ export function mergeUserInfo(fresh: Partial<UserInfo> | null | undefined): Part
   return merged;
 }
 
+/**
+ * The paths a cookie visible here may have been set with: `/` and every prefix of the current
+ * path. The console sets its cookies on `/`, but a cookie set elsewhere (by an older build, a
+ * proxy, a test) under a deeper path would otherwise survive logout and keep being sent.
+ */
+function cookiePaths(): string[] {
+  const paths = ['/'];
+  let prefix = '';
+  for (const segment of window.location.pathname.split('/').filter(Boolean)) {
+    prefix += `/${segment}`;
+    paths.push(prefix, `${prefix}/`);
+  }
+  return paths;
+}
+
 /** Removes both token cookies and the cached user info. */
 export function clearSession(): void {
-  Cookies.remove(ACCESS_TOKEN_COOKIE, { path: '/' });
-  Cookies.remove(REFRESH_TOKEN_COOKIE, { path: '/' });
+  for (const path of cookiePaths()) {
+    Cookies.remove(ACCESS_TOKEN_COOKIE, { path });
+    Cookies.remove(REFRESH_TOKEN_COOKIE, { path });
+  }
   localStorage.removeItem(USER_INFO_KEY);
 }
 

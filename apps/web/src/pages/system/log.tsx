@@ -16,8 +16,11 @@ interface SearchForm {
 
 /** Chinese names of the common actions; anything else is shown as recorded. */
 const actionNames: Record<string, string> = {
+  'sign-in': '登录',
   login: '登录',
   logout: '退出登录',
+  'refresh-reuse': '刷新令牌被重复使用',
+  'create-administrator': '创建管理员',
   create: '新增',
   save: '新增',
   update: '修改',
@@ -37,7 +40,13 @@ const json = (value: unknown) => (value === null || value === undefined ? '（�
 
 const columns: TableProps<AuditLogRecord>['columns'] = [
   { title: '时间', dataIndex: 'at', width: 180, render: (at: string) => formatTime(at) },
-  { title: '操作人', dataIndex: 'actorName', width: 140, render: (name: string | null) => name ?? '—' },
+  {
+    title: '操作人',
+    dataIndex: 'actorName',
+    width: 180,
+    render: (_: unknown, { actorName, actorUsername }: AuditLogRecord) =>
+      actorUsername && actorUsername !== actorName ? `${actorName ?? ''}（${actorUsername}）` : (actorName ?? actorUsername ?? '—'),
+  },
   {
     title: '操作',
     dataIndex: 'action',
