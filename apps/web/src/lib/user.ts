@@ -4,19 +4,24 @@ import { ALL_PERMISSIONS, endpoints, type MenuItem, type UserInfo } from '@cowor
 import { events } from './events.ts';
 import { queryClient, queryKeys } from './query-client.ts';
 import { api } from './request.ts';
-import { mergeUserInfo, readUserInfo } from './session.ts';
+import { getAccessToken, mergeUserInfo, readUserInfo } from './session.ts';
 
 /** GET userInfo, merged with the cached copy in local storage and stored back (spec point 3). */
 export async function fetchUserInfo(): Promise<Partial<UserInfo>> {
-  return mergeUserInfo(await api.get<UserInfo>(endpoints.userInfo));
+  const fresh = await api.get<UserInfo>(endpoints.userInfo);
+  // An answer that arrives after logout must not bring the cached copy back.
+  return getAccessToken() ? mergeUserInfo(fresh) : fresh;
 }
 
-/** The user info; until the server answers, the cached copy. Not fetched when `enabled` is false. */
+/**
+ * The user info; until the server answers, the cached copy. Fetched only with a session (so the
+ * moment logout clears it, nothing is asked for again) and when `enabled`.
+ */
 export function useUserInfo(enabled = true) {
   const query = useQuery({
     queryKey: queryKeys.userInfo,
     queryFn: fetchUserInfo,
-    enabled,
+    enabled: enabled && !!getAccessToken(),
     placeholderData: readUserInfo,
   });
   return { ...query, user: query.data ?? readUserInfo() };
@@ -25,7 +30,12 @@ export function useUserInfo(enabled = true) {
 export const fetchMenuTree = () => api.get<MenuItem[]>(endpoints.menuUserTree);
 
 export function useMenuTree() {
-  return useQuery({ queryKey: queryKeys.menu, queryFn: fetchMenuTree, staleTime: Infinity });
+  return useQuery({
+    queryKey: queryKeys.menu,
+    queryFn: fetchMenuTree,
+    enabled: !!getAccessToken(),
+    staleTime: Infinity,
+  });
 }
 
 /** Whether the user's permissions overlap the required ones; `*` grants everything. */
