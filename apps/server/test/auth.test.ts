@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET, endpoints, messages, type TokenResponse } from '@cowork/contract';
 import { authTokens, ssoUsers } from '../src/db/schema.ts';
 import { hashToken } from '../src/modules/auth/tokens.ts';
+import { buildApp } from '../src/app.ts';
 import { basicAuth, buildTestApp, demo, expiredAuth, userIdOf, type TestApp } from './helper.ts';
 
 let t: TestApp;
@@ -197,13 +198,18 @@ describe('bearer check', () => {
   });
 
   test('an access TTL from config is honoured (a 1-second token expires)', async () => {
-    const short = await buildTestApp({ config: { accessTokenTtl: 1 } });
+    const short = await buildApp({ config: { ...t.config, accessTokenTtl: 1 }, db: t.db, logger: false });
     try {
-      const { access_token, expires_in } = await short.signIn(...demo.caiwu);
+      const res = await short.inject({
+        method: 'POST',
+        url: endpoints.token,
+        headers: { authorization: basicAuth },
+        payload: { grant_type: 'password', username: 'caiwu', password: 'Caiwu@123' },
+      });
+      const { access_token, expires_in } = res.json<TokenResponse>();
       expect(expires_in).toBe(1);
       await new Promise((r) => setTimeout(r, 1100));
-      const res = await short.app.inject({ url: endpoints.userInfo, headers: bearer(access_token) });
-      expect(res.statusCode).toBe(424);
+      expect((await userInfo(access_token)).statusCode).toBe(424);
     } finally {
       await short.close();
     }
@@ -301,17 +307,16 @@ describe('refresh', () => {
   });
 
   test('an expired refresh token is refused', async () => {
-    const short = await buildTestApp({ config: { refreshTokenTtl: 1 } });
+    const short = await buildApp({ config: { ...t.config, refreshTokenTtl: 1 }, db: t.db, logger: false });
     try {
-      const { refresh_token } = await short.signIn(...demo.caiwu);
-      await new Promise((r) => setTimeout(r, 1100));
-      const res = await short.app.inject({
+      const res = await short.inject({
         method: 'POST',
         url: endpoints.token,
         headers: { authorization: basicAuth },
-        payload: { grant_type: 'refresh_token', refresh_token },
+        payload: { grant_type: 'password', username: 'caiwu', password: 'Caiwu@123' },
       });
-      expect(res.statusCode).toBe(401);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await refresh(res.json<TokenResponse>().refresh_token, false)).statusCode).toBe(401);
     } finally {
       await short.close();
     }

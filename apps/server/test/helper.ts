@@ -2,31 +2,60 @@
  * buildTestApp(): a fresh app on a fresh database with the demo data. PGlite in memory by default;
  * with TEST_ENGINE=postgres a uniquely named database made from TEST_DATABASE_URL, dropped on close.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { eq, inArray } from 'drizzle-orm';
 import type { FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET, endpoints, type TokenResponse } from '@cowork/contract';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
-import { pgliteHandle, postgresHandle, type Database, type DbHandle } from '../src/db/client.ts';
+import { migrationsFolder, pgliteHandle, postgresHandle, type Database, type DbHandle } from '../src/db/client.ts';
 import { ssoRoles, ssoUserRoles, ssoUsers } from '../src/db/schema.ts';
 import { hashPassword } from '../src/lib/password.ts';
 import { issueTokenPair } from '../src/modules/auth/tokens.ts';
 import { seedDemo } from '../src/seed/demo.ts';
-import { eq, inArray } from 'drizzle-orm';
 
 export const engine = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
 
 export const basicAuth = `Basic ${Buffer.from(`${ADMIN_CLIENT_ID}:${ADMIN_CLIENT_SECRET}`).toString('base64')}`;
 
+/**
+ * A fresh in-memory PGlite, migrated. initdb costs seconds per instance, so the first file to run
+ * saves a migrated data directory in the temp folder (keyed by the migrations and the PGlite
+ * version) and later instances start from it.
+ */
+async function openPglite(): Promise<DbHandle> {
+  // The PGlite build is part of the key: its files change when the package does.
+  const hash = createHash('sha256').update(String((await fs.stat(fileURLToPath(import.meta.resolve('@electric-sql/pglite')))).mtimeMs));
+  for (const file of (await fs.readdir(migrationsFolder, { recursive: true })).sort()) {
+    const full = path.join(migrationsFolder, file);
+    if ((await fs.stat(full)).isFile()) hash.update(file).update(await fs.readFile(full));
+  }
+  const template = path.join(os.tmpdir(), `cowork-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
+  try {
+    const client = await PGlite.create({ loadDataDir: new Blob([await fs.readFile(template)]) });
+    return pgliteHandle(client);
+  } catch {
+    // No template yet (or a broken one): build the database and save it for the next files.
+  }
+  const client = await PGlite.create();
+  const handle = pgliteHandle(client);
+  await handle.migrate();
+  const dump = await client.dumpDataDir('none');
+  const partial = `${template}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await fs.writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+  await fs.rename(partial, template);
+  return handle;
+}
+
 /** A database for one test file, migrated, with a close that removes it. */
 export async function openTestDatabase(): Promise<DbHandle> {
-  if (engine === 'pglite') {
-    const handle = pgliteHandle(await PGlite.create());
-    await handle.migrate();
-    return handle;
-  }
+  if (engine === 'pglite') return openPglite();
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) throw new Error('TEST_ENGINE=postgres needs TEST_DATABASE_URL');
   const name = `cowork_test_${process.pid}_${randomBytes(4).toString('hex')}`;

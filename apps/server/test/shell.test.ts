@@ -64,8 +64,8 @@ describe('menu user-tree', () => {
   });
 
   test('运营 and 财务 see no group yet (none of their screens is built)', async () => {
-    for (const user of [demo.yunying, demo.caiwu]) {
-      const { status, body } = await get<MenuItem[]>(endpoints.menuUserTree, await t.auth(...user));
+    for (const user of [demo.yunying, demo.caiwu] as const) {
+      const { status, body } = await get<MenuItem[]>(endpoints.menuUserTree, await t.auth(user[0], user[1]));
       expect(status).toBe(200);
       expect(body.data).toEqual([]);
     }
@@ -130,8 +130,8 @@ describe('role definitions follow the route table', () => {
     try {
       await syncMenus(t.db);
       await refreshDemoRoles(t.db);
-      for (const user of [demo.yunying, demo.caiwu, demo.admin]) {
-        const { body } = await get<MenuItem[]>(endpoints.menuUserTree, await t.auth(...user));
+      for (const user of [demo.yunying, demo.caiwu, demo.admin] as const) {
+        const { body } = await get<MenuItem[]>(endpoints.menuUserTree, await t.auth(user[0], user[1]));
         const product = body.data.find((m) => m.name === '产品管理');
         expect(product?.children.map((c) => c.url)).toEqual(['/product/member']);
       }
@@ -154,8 +154,8 @@ describe('audit-log page', () => {
     get<Page<AuditLogRecord>>(`${endpoints.auditLogPage}${query}`, headers);
 
   test('403 for 运营 and 财务', async () => {
-    for (const user of [demo.yunying, demo.caiwu]) {
-      const { status, body } = await page('', await t.auth(...user));
+    for (const user of [demo.yunying, demo.caiwu] as const) {
+      const { status, body } = await page('', await t.auth(user[0], user[1]));
       expect(status).toBe(403);
       expect(body).toEqual({ code: 403, msg: messages.noPermission, data: null });
     }

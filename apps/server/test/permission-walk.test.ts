@@ -1,0 +1,99 @@
+/**
+ * The permission walk: every route the app registers (read from its route catalogue, so routes
+ * added later are covered without editing this file) is checked for what each caller gets.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { messages } from '@cowork/contract';
+import type { RouteEntry } from '../src/plugins/auth.ts';
+import { buildTestApp, createUser, demo, expiredAuth, type TestApp } from './helper.ts';
+
+let t: TestApp;
+let noRole: { authorization: string };
+let expired: { authorization: string };
+let admin: { authorization: string };
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const id = await createUser(t.db, { username: 'walker', password: 'Walker@123' });
+  noRole = await t.auth('walker', 'Walker@123');
+  expired = { authorization: (await expiredAuth(t.db, id)).authorization };
+  admin = await t.auth(...demo.admin);
+});
+afterAll(() => t?.close());
+
+/** A concrete address for a route pattern: path parameters become 1, wildcards x. */
+const concrete = (url: string) => url.replace(/:[^/]+/g, '1').replace(/\*/g, 'x');
+
+const call = (route: RouteEntry, headers: Record<string, string> = {}) =>
+  t.app.inject({
+    method: route.method as 'GET',
+    url: concrete(route.url),
+    headers,
+    ...(['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method) ? { payload: {} } : {}),
+  });
+
+const label = (route: RouteEntry) => `${route.method} ${route.url}`;
+const catalogue = () => t.app.routeCatalogue.filter((r) => r.url.startsWith('/api/'));
+
+test('the catalogue lists the API and every route declares its access', () => {
+  const urls = catalogue().map(label);
+  expect(urls).toEqual(
+    expect.arrayContaining([
+      'POST /api/auth/oauth/token',
+      'GET /api/user/admin/v1/sso-user/user-info',
+      'GET /api/user/admin/v1/audit-log/page',
+    ]),
+  );
+  for (const route of t.app.routeCatalogue) {
+    expect(['public', 'auth', 'permission']).toContain(route.access);
+    if (route.access === 'permission') expect(route.permission).toMatch(/^[a-z]+:[a-zA-Z]+:[a-z]+$|^\*$/);
+  }
+  // Anything public is meant to be: a new public route must be added here on purpose.
+  expect(catalogue().filter((r) => r.access === 'public').map(label).sort()).toEqual(
+    ['GET /api/health', 'GET /api/ready', 'POST /api/auth/oauth/token'].sort(),
+  );
+});
+
+describe('every non-public route', () => {
+  test('without a token: 401', async () => {
+    for (const route of catalogue().filter((r) => r.access !== 'public')) {
+      const res = await call(route);
+      expect(res.statusCode, label(route)).toBe(401);
+      expect(res.json(), label(route)).toEqual({ code: 401, msg: messages.unauthorized, data: null });
+    }
+  });
+
+  test('with an empty bearer or an unknown token: 401', async () => {
+    for (const route of catalogue().filter((r) => r.access !== 'public')) {
+      for (const authorization of ['Bearer ', 'Bearer unknown-token']) {
+        expect((await call(route, { authorization })).statusCode, label(route)).toBe(401);
+      }
+    }
+  });
+
+  test('with an expired access token: 424', async () => {
+    for (const route of catalogue().filter((r) => r.access !== 'public')) {
+      const res = await call(route, expired);
+      expect(res.statusCode, label(route)).toBe(424);
+      expect(res.json().msg, label(route)).toBe(messages.tokenExpired);
+    }
+  });
+});
+
+describe('every route with a permission code', () => {
+  test('a signed-in user holding no role: 403', async () => {
+    const guarded = catalogue().filter((r) => r.access === 'permission');
+    expect(guarded.length).toBeGreaterThan(0);
+    for (const route of guarded) {
+      const res = await call(route, noRole);
+      expect(res.statusCode, label(route)).toBe(403);
+      expect(res.json(), label(route)).toEqual({ code: 403, msg: messages.noPermission, data: null });
+    }
+  });
+
+  test('超级管理员 (`*`) passes the check', async () => {
+    for (const route of catalogue().filter((r) => r.access === 'permission')) {
+      expect([401, 403, 424], label(route)).not.toContain((await call(route, admin)).statusCode);
+    }
+  });
+});

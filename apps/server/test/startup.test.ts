@@ -1,0 +1,165 @@
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ACCESS_TOKEN_TTL_SECONDS, endpoints, REFRESH_TOKEN_TTL_SECONDS } from '@cowork/contract';
+import { buildApp } from '../src/app.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import type { DbHandle } from '../src/db/client.ts';
+import { ssoMenus, ssoRoles, ssoUsers } from '../src/db/schema.ts';
+import { demoSignIns } from '../src/seed/demo.ts';
+import { administratorExists, prepareData, StartupError } from '../src/seed/prepare.ts';
+import { basicAuth, openTestDatabase, testConfig } from './helper.ts';
+
+describe('config', () => {
+  test('defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      nodeEnv: 'development',
+      databaseUrl: undefined,
+      accessTokenTtl: ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtl: REFRESH_TOKEN_TTL_SECONDS,
+      adminClientId: 'admin',
+      adminClientSecret: 'admin',
+      trustProxy: false,
+    });
+    expect(path.isAbsolute(config.dataDir)).toBe(true);
+    expect(config.dataDir.endsWith(`${path.sep}data`)).toBe(true);
+    expect(config.webDist.endsWith(path.join('apps', 'web', 'dist'))).toBe(true);
+  });
+
+  test('values are read and converted; empty means unset', () => {
+    const config = loadConfig({
+      PORT: '3100',
+      ACCESS_TOKEN_TTL: '60',
+      DATA_DIR: '/tmp/cw',
+      DATABASE_URL: 'postgres://u@h:5432/db',
+      HOST: '',
+    });
+    expect(config).toMatchObject({ port: 3100, accessTokenTtl: 60, dataDir: '/tmp/cw', host: '0.0.0.0' });
+  });
+
+  test('a wrong value stops start with a message naming the variable', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ PORT: 'abc' }, 'PORT'],
+      [{ PORT: '70000' }, 'PORT'],
+      [{ ACCESS_TOKEN_TTL: '-5' }, 'ACCESS_TOKEN_TTL'],
+      [{ REFRESH_TOKEN_TTL: '1.5' }, 'REFRESH_TOKEN_TTL'],
+      [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+      [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+      [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
+      [{ MQTT_URL: 'not a url' }, 'MQTT_URL'],
+    ];
+    for (const [env, name] of cases) {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(new RegExp(`\\b${name}\\b`));
+    }
+  });
+});
+
+describe('prepareData', () => {
+  let handle: DbHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase();
+  });
+  afterAll(() => handle?.close());
+
+  test('production refuses to start without ADMIN_PASSWORD when no administrator exists', async () => {
+    await expect(prepareData(handle.db, testConfig({ nodeEnv: 'production' }))).rejects.toThrow(StartupError);
+    await expect(prepareData(handle.db, testConfig({ nodeEnv: 'production' }))).rejects.toThrow(/ADMIN_PASSWORD/);
+  });
+
+  test('production creates only the admin account (超级管理员), never demo data', async () => {
+    const config = testConfig({ nodeEnv: 'production', adminPassword: 'Prod@Pass123' });
+    expect(await prepareData(handle.db, config)).toEqual({ seededDemo: false, createdAdministrator: true });
+    const users = await handle.db.select().from(ssoUsers);
+    expect(users.map((u) => u.username)).toEqual(['admin']);
+    const roles = await handle.db.select().from(ssoRoles);
+    expect(roles.map((r) => [r.code, r.name, r.permissions])).toEqual([['super_admin', '超级管理员', ['*']]]);
+    expect(await administratorExists(handle.db)).toBe(true);
+
+    const app = await buildApp({ config, db: handle.db, logger: false });
+    try {
+      const res = await app.inject({
+        method: 'POST',
+        url: endpoints.token,
+        headers: { authorization: basicAuth },
+        payload: { grant_type: 'password', username: 'admin', password: 'Prod@Pass123' },
+      });
+      expect(res.statusCode).toBe(200);
+      const demoSignIn = await app.inject({
+        method: 'POST',
+        url: endpoints.token,
+        headers: { authorization: basicAuth },
+        payload: { grant_type: 'password', username: 'admin', password: 'Admin@123' },
+        remoteAddress: '10.60.0.1',
+      });
+      expect(demoSignIn.statusCode).toBe(400);
+    } finally {
+      await app.close();
+    }
+
+    // Next start: an administrator exists, nothing is created, ADMIN_PASSWORD not needed.
+    expect(await prepareData(handle.db, testConfig({ nodeEnv: 'production' }))).toEqual({
+      seededDemo: false,
+      createdAdministrator: false,
+    });
+    expect((await handle.db.select().from(ssoUsers)).length).toBe(1);
+  });
+
+  test('the menu exists in production too', async () => {
+    const menus = await handle.db.select().from(ssoMenus).where(eq(ssoMenus.url, '/system/log'));
+    expect(menus).toHaveLength(1);
+  });
+});
+
+describe('demo data', () => {
+  let handle: DbHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase();
+  });
+  afterAll(() => handle?.close());
+
+  test('loaded into an empty database once, outside production', async () => {
+    expect((await prepareData(handle.db, testConfig({ nodeEnv: 'development' }))).seededDemo).toBe(true);
+    expect((await prepareData(handle.db, testConfig({ nodeEnv: 'development' }))).seededDemo).toBe(false);
+    const users = await handle.db.select().from(ssoUsers).orderBy(ssoUsers.id);
+    expect(users.map((u) => [u.username, u.nickname])).toEqual([
+      ['admin', '系统管理员'],
+      ['yunying', '运营专员'],
+      ['caiwu', '财务专员'],
+    ]);
+    expect(users[0].email).toBe('admin@cowork.example');
+    const roles = await handle.db.select().from(ssoRoles).orderBy(ssoRoles.id);
+    expect(roles.map((r) => [r.code, r.name])).toEqual([
+      ['super_admin', '超级管理员'],
+      ['operation', '运营'],
+      ['finance', '财务'],
+    ]);
+  });
+
+  test('menus come from the route table: groups with built routes, their pages and actions', async () => {
+    const menus = await handle.db.select().from(ssoMenus).orderBy(ssoMenus.id);
+    const group = menus.find((m) => m.type === 'group' && m.url === '/system')!;
+    expect(group).toMatchObject({ name: '系统配置', iconUrl: '/file/images/admin/system.svg', visible: true });
+    const page = menus.find((m) => m.url === '/system/log')!;
+    expect(page).toMatchObject({ parentId: group.id, type: 'page', name: '操作日志' });
+    const actions = menus.filter((m) => m.parentId === page.id);
+    expect(actions.map((a) => [a.type, a.permission])).toEqual([
+      ['action', 'system:log:view'],
+      ['action', 'system:log:edit'],
+      ['action', 'system:log:remove'],
+    ]);
+    // No menus for screens that are not built.
+    expect(menus.some((m) => m.url === '/product/member')).toBe(false);
+  });
+
+  test('the demo sign-ins are listed for printing', () => {
+    expect(demoSignIns).toEqual([
+      { username: 'admin', password: 'Admin@123', role: '超级管理员' },
+      { username: 'yunying', password: 'Yunying@123', role: '运营' },
+      { username: 'caiwu', password: 'Caiwu@123', role: '财务' },
+    ]);
+  });
+});
