@@ -79,6 +79,16 @@ export async function buildApp({ config, db, logger }: BuildOptions) {
     trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
+  // Clients often send `Content-Type: application/json` on a body-less DELETE or POST; that is no body,
+  // not a malformed one. Anything else goes to Fastify's own parser (which refuses __proto__ keys).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
+
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', db);

@@ -343,6 +343,16 @@ describe('logout', () => {
     expect((await t.app.inject({ method: 'POST', url: endpoints.logout })).statusCode).toBe(401);
   });
 
+  test('a JSON content type with no body is accepted', async () => {
+    const session = await t.signIn(...demo.caiwu);
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: endpoints.logout,
+      headers: { ...bearer(session.access_token), 'content-type': 'application/json' },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
   test('logout is audited', async () => {
     const admin = await t.auth(...demo.admin);
     const page = await t.app.inject({ url: `${endpoints.auditLogPage}?action=logout`, headers: admin });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { endpoints, MENU_ICON_BASE, menuGroups, menuRoutes, messages } from '@cowork/contract';
 import { buildApp } from '../src/app.ts';
 import type { Database } from '../src/db/client.ts';
+import { ssoUsers } from '../src/db/schema.ts';
 import { buildTestApp, demo, type TestApp } from './helper.ts';
 
 let t: TestApp;
@@ -100,6 +101,21 @@ describe('envelope and errors', () => {
       expect(res.json()).toEqual({ code: 500, msg: messages.serverError, data: null });
       expect(res.body).not.toMatch(/no_such_table|secret_column|select|stack|\.ts:/i);
       expect(lines.join('')).toContain('no_such_table');
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('a unique-key violation is a 409 envelope without SQL', async () => {
+    const app = await buildApp({ config: t.config, db: t.db, logger: false });
+    app.post('/api/test/duplicate', { config: { public: true } }, async () => {
+      await t.db.insert(ssoUsers).values({ username: 'ADMIN', passwordHash: 'x' });
+      return 'unreachable';
+    });
+    try {
+      const res = await app.inject({ method: 'POST', url: '/api/test/duplicate' });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({ code: 409, msg: messages.conflict, data: null });
     } finally {
       await app.close();
     }

@@ -48,6 +48,18 @@ function frameworkMessage(statusCode: number): string {
   }
 }
 
+/** PostgreSQL's SQLSTATE of a failed query, looking through drizzle's wrapper. */
+function sqlState(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** A unique or foreign-key violation is a conflict with data someone else wrote, not a bug. */
+const CONFLICT_STATES = new Set(['23505', '23503']);
+
 export const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 export function registerErrorHandling(app: FastifyInstance) {
@@ -58,6 +70,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (error instanceof AppError) {
       return reply.code(error.statusCode).send(failure(error.statusCode, error.message));
+    }
+    const state = sqlState(error);
+    if (state && CONFLICT_STATES.has(state)) {
+      request.log.info({ sqlState: state }, 'conflicting write refused');
+      return reply.code(409).send(failure(409, messages.conflict));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
