@@ -68,7 +68,12 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
       }),
     },
     ...(config.nodeEnv === 'development' && process.stdout.isTTY
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' },
+          },
+        }
       : {}),
   };
 }

@@ -1,6 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET, endpoints, messages, type TokenResponse } from '@cowork/contract';
+import {
+  ADMIN_CLIENT_ID,
+  ADMIN_CLIENT_SECRET,
+  endpoints,
+  messages,
+  type TokenResponse,
+} from '@cowork/contract';
 import { authTokens, ssoUsers } from '../src/db/schema.ts';
 import { hashToken } from '../src/modules/auth/tokens.ts';
 import { buildApp } from '../src/app.ts';
@@ -44,7 +50,10 @@ describe('password grant', () => {
 
   test('only the SHA-256 of a token is stored', async () => {
     const body = await t.signIn(...demo.caiwu);
-    const rows = await t.db.select().from(authTokens).where(eq(authTokens.tokenHash, hashToken(body.access_token)));
+    const rows = await t.db
+      .select()
+      .from(authTokens)
+      .where(eq(authTokens.tokenHash, hashToken(body.access_token)));
     expect(rows).toHaveLength(1);
     const raw = await t.db.select({ hash: authTokens.tokenHash }).from(authTokens);
     expect(raw.map((r) => r.hash)).not.toContain(body.access_token);
@@ -127,7 +136,13 @@ describe('password grant', () => {
     const wrongId = await t.app.inject({
       method: 'POST',
       url: endpoints.token,
-      payload: { grant_type: 'password', username: 'admin', password: 'Admin@123', client_id: 'web', client_secret: 'admin' },
+      payload: {
+        grant_type: 'password',
+        username: 'admin',
+        password: 'Admin@123',
+        client_id: 'web',
+        client_secret: 'admin',
+      },
     });
     expect(wrongId.statusCode).toBe(401);
   });
@@ -281,7 +296,9 @@ describe('refresh', () => {
 
   test('an expired access token can be refreshed (the 424 path)', async () => {
     const { authorization, refreshToken } = await expiredAuth(t.db, await userIdOf(t.db, 'yunying'));
-    expect((await t.app.inject({ url: endpoints.userInfo, headers: { authorization } })).statusCode).toBe(424);
+    expect((await t.app.inject({ url: endpoints.userInfo, headers: { authorization } })).statusCode).toBe(
+      424,
+    );
     const res = await refresh(refreshToken, false);
     expect(res.statusCode).toBe(200);
     expect((await userInfo(res.json<TokenResponse>().access_token)).statusCode).toBe(200);
@@ -327,7 +344,11 @@ describe('logout', () => {
   test('DELETE revokes access and refresh of the session, other sessions stay', async () => {
     const session = await t.signIn(...demo.caiwu);
     const other = await t.signIn(...demo.caiwu);
-    const res = await t.app.inject({ method: 'DELETE', url: endpoints.logout, headers: bearer(session.access_token) });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: endpoints.logout,
+      headers: bearer(session.access_token),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ code: 200, msg: messages.ok, data: null });
     expect((await userInfo(session.access_token)).statusCode).toBe(401);
@@ -337,7 +358,11 @@ describe('logout', () => {
 
   test('POST is accepted too; without a token it is 401', async () => {
     const session = await t.signIn(...demo.caiwu);
-    const res = await t.app.inject({ method: 'POST', url: endpoints.logout, headers: bearer(session.access_token) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: endpoints.logout,
+      headers: bearer(session.access_token),
+    });
     expect(res.statusCode).toBe(200);
     expect((await userInfo(session.access_token)).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: endpoints.logout })).statusCode).toBe(401);

@@ -14,7 +14,13 @@ import pg from 'pg';
 import { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET, endpoints, type TokenResponse } from '@cowork/contract';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
-import { migrationsFolder, pgliteHandle, postgresHandle, type Database, type DbHandle } from '../src/db/client.ts';
+import {
+  migrationsFolder,
+  pgliteHandle,
+  postgresHandle,
+  type Database,
+  type DbHandle,
+} from '../src/db/client.ts';
 import { ssoRoles, ssoUserRoles, ssoUsers } from '../src/db/schema.ts';
 import { hashPassword } from '../src/lib/password.ts';
 import { issueTokenPair } from '../src/modules/auth/tokens.ts';
@@ -31,7 +37,9 @@ export const basicAuth = `Basic ${Buffer.from(`${ADMIN_CLIENT_ID}:${ADMIN_CLIENT
  */
 async function openPglite(): Promise<DbHandle> {
   // The PGlite build is part of the key: its files change when the package does.
-  const hash = createHash('sha256').update(String((await fs.stat(fileURLToPath(import.meta.resolve('@electric-sql/pglite')))).mtimeMs));
+  const hash = createHash('sha256').update(
+    String((await fs.stat(fileURLToPath(import.meta.resolve('@electric-sql/pglite')))).mtimeMs),
+  );
   for (const file of (await fs.readdir(migrationsFolder, { recursive: true })).sort()) {
     const full = path.join(migrationsFolder, file);
     if ((await fs.stat(full)).isFile()) hash.update(file).update(await fs.readFile(full));
@@ -116,7 +124,8 @@ export async function buildTestApp(
       payload: { grant_type: 'password', username, password },
       ...(remoteAddress ? { remoteAddress } : {}),
     });
-    if (res.statusCode !== 200) throw new Error(`sign-in of ${username} failed: ${res.statusCode} ${res.body}`);
+    if (res.statusCode !== 200)
+      throw new Error(`sign-in of ${username} failed: ${res.statusCode} ${res.body}`);
     return res.json<TokenResponse>();
   };
 
@@ -157,7 +166,10 @@ export async function createUser(
     })
     .returning({ id: ssoUsers.id });
   if (user.roleCodes?.length) {
-    const roles = await db.select({ id: ssoRoles.id }).from(ssoRoles).where(inArray(ssoRoles.code, user.roleCodes));
+    const roles = await db
+      .select({ id: ssoRoles.id })
+      .from(ssoRoles)
+      .where(inArray(ssoRoles.code, user.roleCodes));
     await db.insert(ssoUserRoles).values(roles.map((r) => ({ userId: row.id, roleId: r.id })));
   }
   return row.id;

@@ -26,10 +26,17 @@ const signInStatus = async (username: string, password: string, remoteAddress: s
 
 describe('own password', () => {
   test('changes it, ends every session of the user, and the new password signs in', async () => {
-    const id = await createUser(t.db, { username: 'selfchange', password: 'Old@Pass1', roleCodes: ['operation'] });
+    const id = await createUser(t.db, {
+      username: 'selfchange',
+      password: 'Old@Pass1',
+      roleCodes: ['operation'],
+    });
     const session = await t.signIn('selfchange', 'Old@Pass1');
     const other = await t.signIn('selfchange', 'Old@Pass1');
-    const res = await editPassword(bearer(session.access_token), { newPassword: 'New@Pass12', ssoUserId: id });
+    const res = await editPassword(bearer(session.access_token), {
+      newPassword: 'New@Pass12',
+      ssoUserId: id,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ code: 200, msg: messages.passwordChanged, data: null });
     for (const token of [session.access_token, other.access_token]) {
@@ -54,7 +61,10 @@ describe('own password', () => {
   test('is taken as typed, spaces included', async () => {
     const id = await createUser(t.db, { username: 'spaces', password: 'Old@Pass1' });
     const { access_token } = await t.signIn('spaces', 'Old@Pass1');
-    expect((await editPassword(bearer(access_token), { newPassword: '  two  spaces  ', ssoUserId: id })).statusCode).toBe(200);
+    expect(
+      (await editPassword(bearer(access_token), { newPassword: '  two  spaces  ', ssoUserId: id }))
+        .statusCode,
+    ).toBe(200);
     expect(await signInStatus('spaces', 'two  spaces', '10.51.0.1')).toBe(400);
     expect(await signInStatus('spaces', '  two  spaces  ', '10.51.0.2')).toBe(200);
   });
@@ -118,31 +128,47 @@ describe('validation', () => {
 describe("another user's password", () => {
   test('refused with 403 without the user-management permission', async () => {
     const caiwu = await userIdOf(t.db, 'caiwu');
-    const res = await editPassword(await t.auth(...demo.yunying), { newPassword: 'Hijack@123', ssoUserId: caiwu });
+    const res = await editPassword(await t.auth(...demo.yunying), {
+      newPassword: 'Hijack@123',
+      ssoUserId: caiwu,
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ code: 403, msg: messages.noPermission, data: null });
     expect(await signInStatus('caiwu', 'Caiwu@123', '10.52.0.1')).toBe(200);
   });
 
   test('403 also for an unknown id (nothing learnt about which ids exist)', async () => {
-    const res = await editPassword(await t.auth(...demo.yunying), { newPassword: 'Hijack@123', ssoUserId: 99999 });
+    const res = await editPassword(await t.auth(...demo.yunying), {
+      newPassword: 'Hijack@123',
+      ssoUserId: 99999,
+    });
     expect(res.statusCode).toBe(403);
   });
 
   test('allowed for an administrator, and ends that user’s sessions', async () => {
     const id = await createUser(t.db, { username: 'resetme', password: 'Old@Pass1' });
     const victim = await t.signIn('resetme', 'Old@Pass1');
-    const res = await editPassword(await t.auth(...demo.admin), { newPassword: 'Reset@Pass1', ssoUserId: id });
+    const res = await editPassword(await t.auth(...demo.admin), {
+      newPassword: 'Reset@Pass1',
+      ssoUserId: id,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().msg).toBe(messages.ok);
-    expect((await t.app.inject({ url: endpoints.userInfo, headers: bearer(victim.access_token) })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ url: endpoints.userInfo, headers: bearer(victim.access_token) })).statusCode,
+    ).toBe(401);
     expect(await signInStatus('resetme', 'Reset@Pass1', '10.53.0.1')).toBe(200);
     // The administrator's own session goes on.
-    expect((await t.app.inject({ url: endpoints.userInfo, headers: await t.auth(...demo.admin) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ url: endpoints.userInfo, headers: await t.auth(...demo.admin) })).statusCode,
+    ).toBe(200);
   });
 
   test('an unknown user is 404 for an administrator', async () => {
-    const res = await editPassword(await t.auth(...demo.admin), { newPassword: 'Reset@Pass1', ssoUserId: 99999 });
+    const res = await editPassword(await t.auth(...demo.admin), {
+      newPassword: 'Reset@Pass1',
+      ssoUserId: 99999,
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ code: 404, msg: messages.notFound, data: null });
   });

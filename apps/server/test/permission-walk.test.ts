@@ -49,9 +49,12 @@ test('the catalogue lists the API and every route declares its access', () => {
     if (route.access === 'permission') expect(route.permission).toMatch(/^[a-z]+:[a-zA-Z]+:[a-z]+$|^\*$/);
   }
   // Anything public is meant to be: a new public route must be added here on purpose.
-  expect(catalogue().filter((r) => r.access === 'public').map(label).sort()).toEqual(
-    ['GET /api/health', 'GET /api/ready', 'POST /api/auth/oauth/token'].sort(),
-  );
+  expect(
+    catalogue()
+      .filter((r) => r.access === 'public')
+      .map(label)
+      .sort(),
+  ).toEqual(['GET /api/health', 'GET /api/ready', 'POST /api/auth/oauth/token'].sort());
 });
 
 describe('every non-public route', () => {

@@ -126,7 +126,11 @@ describe('envelope and errors', () => {
     try {
       expect(() => app.get('/api/test/undeclared', async () => 'x')).toThrow(/must declare/);
       expect(() =>
-        app.get('/api/test/twice', { config: { public: true, permission: 'system:log:view' } }, async () => 'x'),
+        app.get(
+          '/api/test/twice',
+          { config: { public: true, permission: 'system:log:view' } },
+          async () => 'x',
+        ),
       ).toThrow(/must declare/);
     } finally {
       await app.close();
@@ -141,9 +145,15 @@ describe('API docs', () => {
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining([endpoints.token, endpoints.userInfo, endpoints.userEditPassword, endpoints.auditLogPage]),
+      expect.arrayContaining([
+        endpoints.token,
+        endpoints.userInfo,
+        endpoints.userEditPassword,
+        endpoints.auditLogPage,
+      ]),
     );
-    const editBody = doc.paths[endpoints.userEditPassword].post.requestBody.content['application/json'].schema;
+    const editBody =
+      doc.paths[endpoints.userEditPassword].post.requestBody.content['application/json'].schema;
     expect(editBody.required).toEqual(expect.arrayContaining(['newPassword', 'ssoUserId']));
     const ui = await t.app.inject({ url: '/api/docs' });
     expect([200, 302]).toContain(ui.statusCode);
@@ -187,7 +197,9 @@ describe('web build', () => {
   });
 
   test('no fallback for missing files asked without html, nor for /api', async () => {
-    expect((await web.inject({ url: '/assets/missing.js', headers: { accept: '*/*' } })).statusCode).toBe(404);
+    expect((await web.inject({ url: '/assets/missing.js', headers: { accept: '*/*' } })).statusCode).toBe(
+      404,
+    );
     const api = await web.inject({ url: '/api/nope', headers: { accept: 'text/html' } });
     expect(api.statusCode).toBe(404);
     expect(api.json().msg).toBe(messages.routeNotFound);
@@ -195,7 +207,11 @@ describe('web build', () => {
   });
 
   test('nothing outside the build is reachable', async () => {
-    for (const url of ['/../cowork-outside.txt', '/%2e%2e/cowork-outside.txt', '/assets/..%2f..%2fcowork-outside.txt']) {
+    for (const url of [
+      '/../cowork-outside.txt',
+      '/%2e%2e/cowork-outside.txt',
+      '/assets/..%2f..%2fcowork-outside.txt',
+    ]) {
       const res = await web.inject({ url, headers: { accept: '*/*' } });
       expect(res.body, url).not.toContain('secret');
     }
@@ -217,7 +233,10 @@ describe('web build', () => {
 });
 
 describe('menu icons', () => {
-  const keys = [...menuGroups.map((g) => [g.key, g.name]), ...menuRoutes.map((r) => [r.path.slice(1).replace('/', '-'), r.pageTitle])];
+  const keys = [
+    ...menuGroups.map((g) => [g.key, g.name]),
+    ...menuRoutes.map((r) => [r.path.slice(1).replace('/', '-'), r.pageTitle]),
+  ];
 
   test('every group and route has a normal and a bright SVG, cached long, open without a token', async () => {
     for (const [key, name] of keys) {

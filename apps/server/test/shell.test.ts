@@ -33,7 +33,12 @@ describe('user-info', () => {
     const { status, body } = await get<UserInfo>(endpoints.userInfo, await t.auth(...demo.yunying));
     expect(status).toBe(200);
     expect(body.code).toBe(200);
-    expect(body.data).toMatchObject({ username: 'yunying', nickname: '运营专员', avatar: null, roles: ['operation'] });
+    expect(body.data).toMatchObject({
+      username: 'yunying',
+      nickname: '运营专员',
+      avatar: null,
+      roles: ['operation'],
+    });
     expect(body.data.permissions).toContain('product:member:view');
     expect(body.data.permissions).not.toContain(AUDIT_LOG_PERMISSION);
   });
@@ -92,7 +97,10 @@ describe('menu user-tree', () => {
     const headers = await t.auth('promoted', 'Pass@1234');
     expect((await get(endpoints.auditLogPage, headers)).status).toBe(403);
 
-    const [role] = await t.db.insert(ssoRoles).values({ name: '审计', code: 'auditor', permissions: [AUDIT_LOG_PERMISSION] }).returning();
+    const [role] = await t.db
+      .insert(ssoRoles)
+      .values({ name: '审计', code: 'auditor', permissions: [AUDIT_LOG_PERMISSION] })
+      .returning();
     const menus = await t.db.select({ id: ssoMenus.id }).from(ssoMenus);
     await t.db.insert(ssoRoleMenus).values(menus.map((m) => ({ roleId: role.id, menuId: m.id })));
     await t.db.insert(ssoUserRoles).values({ userId: await userIdOf(t.db, 'promoted'), roleId: role.id });
@@ -117,9 +125,19 @@ describe('role definitions follow the route table', () => {
 
   test('财务: order/invoice view+edit, merchant share view+edit, view-only product/building/merchant', () => {
     const codes = permissionsOf(financeRole);
-    expect(codes).toEqual(expect.arrayContaining(['order:seat:edit', 'invoice:jingying:edit', 'merchant:share:edit']));
-    expect(codes).toEqual(expect.arrayContaining(['product:seat:view', 'building:list:view', 'merchant:brand:view']));
-    for (const denied of ['order:seat:remove', 'product:seat:edit', 'merchant:brand:edit', 'building:list:edit', 'system:log:view']) {
+    expect(codes).toEqual(
+      expect.arrayContaining(['order:seat:edit', 'invoice:jingying:edit', 'merchant:share:edit']),
+    );
+    expect(codes).toEqual(
+      expect.arrayContaining(['product:seat:view', 'building:list:view', 'merchant:brand:view']),
+    );
+    for (const denied of [
+      'order:seat:remove',
+      'product:seat:edit',
+      'merchant:brand:edit',
+      'building:list:edit',
+      'system:log:view',
+    ]) {
       expect(codes).not.toContain(denied);
     }
   });
@@ -184,7 +202,12 @@ describe('audit-log page', () => {
     const signIns = await page(`?action=sign-in&actorId=${adminId}&resource=auth`, admin);
     expect(signIns.body.data.total).toBeGreaterThan(0);
     for (const r of signIns.body.data.records) {
-      expect(r).toMatchObject({ action: 'sign-in', actorId: adminId, resource: 'auth', actorName: '系统管理员' });
+      expect(r).toMatchObject({
+        action: 'sign-in',
+        actorId: adminId,
+        resource: 'auth',
+        actorName: '系统管理员',
+      });
     }
     expect((await page('?action=no-such-action', admin)).body.data.total).toBe(0);
     expect((await page('?from=2999-01-01', admin)).body.data.total).toBe(0);

@@ -67,7 +67,9 @@ describe('prepareData', () => {
 
   test('production refuses to start without ADMIN_PASSWORD when no administrator exists', async () => {
     await expect(prepareData(handle.db, testConfig({ nodeEnv: 'production' }))).rejects.toThrow(StartupError);
-    await expect(prepareData(handle.db, testConfig({ nodeEnv: 'production' }))).rejects.toThrow(/ADMIN_PASSWORD/);
+    await expect(prepareData(handle.db, testConfig({ nodeEnv: 'production' }))).rejects.toThrow(
+      /ADMIN_PASSWORD/,
+    );
   });
 
   test('production creates only the admin account (超级管理员), never demo data', async () => {
@@ -142,7 +144,11 @@ describe('demo data', () => {
   test('menus come from the route table: groups with built routes, their pages and actions', async () => {
     const menus = await handle.db.select().from(ssoMenus).orderBy(ssoMenus.id);
     const group = menus.find((m) => m.type === 'group' && m.url === '/system')!;
-    expect(group).toMatchObject({ name: '系统配置', iconUrl: '/file/images/admin/system.svg', visible: true });
+    expect(group).toMatchObject({
+      name: '系统配置',
+      iconUrl: '/file/images/admin/system.svg',
+      visible: true,
+    });
     const page = menus.find((m) => m.url === '/system/log')!;
     expect(page).toMatchObject({ parentId: group.id, type: 'page', name: '操作日志' });
     const actions = menus.filter((m) => m.parentId === page.id);

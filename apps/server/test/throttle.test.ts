@@ -72,7 +72,8 @@ describe('per account', () => {
     const fail = (i: number) => attempt('caiwu', 'Wrong@123', `10.13.0.${i}`);
     for (let i = 1; i < LOGIN_MAX_FAILURES_PER_ACCOUNT; i++) expect((await fail(i)).statusCode).toBe(400);
     expect((await attempt('caiwu', 'Caiwu@123', '10.13.1.1')).statusCode).toBe(200);
-    for (let i = 1; i < LOGIN_MAX_FAILURES_PER_ACCOUNT; i++) expect((await fail(10 + i)).statusCode).toBe(400);
+    for (let i = 1; i < LOGIN_MAX_FAILURES_PER_ACCOUNT; i++)
+      expect((await fail(10 + i)).statusCode).toBe(400);
     expect((await attempt('caiwu', 'Caiwu@123', '10.13.1.2')).statusCode).toBe(200);
   });
 });
@@ -93,7 +94,11 @@ describe('per address', () => {
 });
 
 test('the token endpoint is rate limited per address with a 429 envelope', async () => {
-  const limited = await buildApp({ config: { ...t.config, tokenRateLimitPerMinute: 3 }, db: t.db, logger: false });
+  const limited = await buildApp({
+    config: { ...t.config, tokenRateLimitPerMinute: 3 },
+    db: t.db,
+    logger: false,
+  });
   try {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {

@@ -18,7 +18,10 @@ import * as schema from './schema.ts';
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction or the database itself: what a query helper may run on. */
-export type Executor = Pick<Database, 'select' | 'selectDistinct' | 'insert' | 'update' | 'delete' | 'execute'>;
+export type Executor = Pick<
+  Database,
+  'select' | 'selectDistinct' | 'insert' | 'update' | 'delete' | 'execute'
+>;
 
 export interface DbHandle {
   db: Database;

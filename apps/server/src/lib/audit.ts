@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../db/client.ts';
 import { auditLogs } from '../db/schema.ts';
+import { toIso } from './time.ts';
 
 export interface AuditEntry {
   action: string;
@@ -19,7 +20,7 @@ const SECRET_KEYS = new Set(['password', 'passwordHash', 'newPassword', 'tokenHa
 function redact(value: unknown): unknown {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value)) return value.map(redact);
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) return toIso(value);
   if (typeof value === 'object') {
     return Object.fromEntries(
       Object.entries(value as Record<string, unknown>)

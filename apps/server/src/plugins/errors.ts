@@ -50,7 +50,11 @@ function frameworkMessage(statusCode: number): string {
 
 /** PostgreSQL's SQLSTATE of a failed query, looking through drizzle's wrapper. */
 function sqlState(error: unknown): string | undefined {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 3;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
   }
@@ -60,7 +64,8 @@ function sqlState(error: unknown): string | undefined {
 /** A unique or foreign-key violation is a conflict with data someone else wrote, not a bug. */
 const CONFLICT_STATES = new Set(['23505', '23503']);
 
-export const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+export const isApiPath = (url: string) =>
+  url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply) => {

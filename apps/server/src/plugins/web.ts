@@ -21,7 +21,10 @@ async function isFile(file: string) {
 
 export async function registerWeb(app: FastifyInstance, webDist: string) {
   if (!(await isFile(path.join(webDist, 'index.html')))) {
-    app.log.warn({ webDist }, 'web build not found; serving the API only (run `npm run build` for the console)');
+    app.log.warn(
+      { webDist },
+      'web build not found; serving the API only (run `npm run build` for the console)',
+    );
     return;
   }
   const root = path.resolve(webDist);
@@ -31,25 +34,29 @@ export async function registerWeb(app: FastifyInstance, webDist: string) {
     // index.html names the hashed assets of the current build, so it is never cached.
     reply.header('cache-control', 'no-cache').sendFile('index.html', root, { cacheControl: false });
 
-  app.get('/*', { config: { public: true }, schema: { hide: true } }, async (request: FastifyRequest, reply) => {
-    const pathname = request.url.split('?')[0];
-    if (isApiPath(pathname)) return reply.callNotFound();
-    let relative: string;
-    try {
-      relative = decodeURIComponent(pathname);
-    } catch {
+  app.get(
+    '/*',
+    { config: { public: true }, schema: { hide: true } },
+    async (request: FastifyRequest, reply) => {
+      const pathname = request.url.split('?')[0];
+      if (isApiPath(pathname)) return reply.callNotFound();
+      let relative: string;
+      try {
+        relative = decodeURIComponent(pathname);
+      } catch {
+        return reply.callNotFound();
+      }
+      const absolute = path.resolve(root, `.${path.posix.normalize(relative)}`);
+      const inside = absolute === root || absolute.startsWith(root + path.sep);
+      if (inside && absolute !== root && (await isFile(absolute))) {
+        const file = path.relative(root, absolute);
+        if (file === 'index.html') return sendIndex(reply);
+        // Vite puts content-hashed files under assets/: they never change under one name.
+        const hashed = file.startsWith(`assets${path.sep}`);
+        return reply.sendFile(file, root, hashed ? { maxAge: YEAR_SECONDS * 1000, immutable: true } : {});
+      }
+      if (request.headers.accept?.includes('text/html')) return sendIndex(reply);
       return reply.callNotFound();
-    }
-    const absolute = path.resolve(root, `.${path.posix.normalize(relative)}`);
-    const inside = absolute === root || absolute.startsWith(root + path.sep);
-    if (inside && absolute !== root && (await isFile(absolute))) {
-      const file = path.relative(root, absolute);
-      if (file === 'index.html') return sendIndex(reply);
-      // Vite puts content-hashed files under assets/: they never change under one name.
-      const hashed = file.startsWith(`assets${path.sep}`);
-      return reply.sendFile(file, root, hashed ? { maxAge: YEAR_SECONDS * 1000, immutable: true } : {});
-    }
-    if (request.headers.accept?.includes('text/html')) return sendIndex(reply);
-    return reply.callNotFound();
-  });
+    },
+  );
 }

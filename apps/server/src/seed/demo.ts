@@ -6,7 +6,14 @@ import type { Database } from '../db/client.ts';
 import { ssoUserRoles, ssoUsers } from '../db/schema.ts';
 import { hashPassword } from '../lib/password.ts';
 import { syncMenus } from './menus.ts';
-import { ensureRole, financeRole, operationRole, roleIdsByCode, superAdminRole, type RoleDefinition } from './roles.ts';
+import {
+  ensureRole,
+  financeRole,
+  operationRole,
+  roleIdsByCode,
+  superAdminRole,
+  type RoleDefinition,
+} from './roles.ts';
 
 export const demoRoles: RoleDefinition[] = [superAdminRole, operationRole, financeRole];
 
@@ -19,13 +26,35 @@ interface DemoUser {
 }
 
 const demoUsers: DemoUser[] = [
-  { username: 'admin', password: 'Admin@123', nickname: '系统管理员', email: 'admin@cowork.example', role: superAdminRole },
-  { username: 'yunying', password: 'Yunying@123', nickname: '运营专员', email: 'yunying@cowork.example', role: operationRole },
-  { username: 'caiwu', password: 'Caiwu@123', nickname: '财务专员', email: 'caiwu@cowork.example', role: financeRole },
+  {
+    username: 'admin',
+    password: 'Admin@123',
+    nickname: '系统管理员',
+    email: 'admin@cowork.example',
+    role: superAdminRole,
+  },
+  {
+    username: 'yunying',
+    password: 'Yunying@123',
+    nickname: '运营专员',
+    email: 'yunying@cowork.example',
+    role: operationRole,
+  },
+  {
+    username: 'caiwu',
+    password: 'Caiwu@123',
+    nickname: '财务专员',
+    email: 'caiwu@cowork.example',
+    role: financeRole,
+  },
 ];
 
 /** The demo sign-ins, printed at start and listed in the README. */
-export const demoSignIns = demoUsers.map((u) => ({ username: u.username, password: u.password, role: u.role.name }));
+export const demoSignIns = demoUsers.map((u) => ({
+  username: u.username,
+  password: u.password,
+  role: u.role.name,
+}));
 
 export async function seedDemo(db: Database) {
   const hashes = await Promise.all(demoUsers.map((u) => hashPassword(u.password)));

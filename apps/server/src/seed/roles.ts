@@ -106,7 +106,10 @@ export async function ensureRole(db: Executor, definition: RoleDefinition, actor
     roleId = existing.id;
     const merged = [...new Set([...existing.permissions, ...codes])].sort();
     if (merged.length !== existing.permissions.length) {
-      await db.update(ssoRoles).set({ permissions: merged, updatedAt: new Date() }).where(eq(ssoRoles.id, roleId));
+      await db
+        .update(ssoRoles)
+        .set({ permissions: merged, updatedAt: new Date() })
+        .where(eq(ssoRoles.id, roleId));
     }
   } else {
     const [row] = await db
@@ -134,6 +137,9 @@ export async function ensureRole(db: Executor, definition: RoleDefinition, actor
 
 /** Ids of the roles with the given codes that exist. */
 export async function roleIdsByCode(db: Executor, codes: string[]) {
-  const rows = await db.select({ id: ssoRoles.id, code: ssoRoles.code }).from(ssoRoles).where(inArray(ssoRoles.code, codes));
+  const rows = await db
+    .select({ id: ssoRoles.id, code: ssoRoles.code })
+    .from(ssoRoles)
+    .where(inArray(ssoRoles.code, codes));
   return new Map(rows.map((r) => [r.code, r.id]));
 }

@@ -8,7 +8,14 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { endpoints, fieldInvalid, fieldLabels, messages, tokenResponse, type TokenResponse } from '@cowork/contract';
+import {
+  endpoints,
+  fieldInvalid,
+  fieldLabels,
+  messages,
+  tokenResponse,
+  type TokenResponse,
+} from '@cowork/contract';
 import { authTokens, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { AppError, badRequest, envelope, ok, unauthorized } from '../../lib/http.ts';
@@ -90,7 +97,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   async function passwordGrant(request: FastifyRequest, params: TokenParams): Promise<TokenResponse> {
-    if (isBlank(params.username)) throw badRequest(fieldInvalid(fieldLabels.username, messages.usernameRequired));
+    if (isBlank(params.username))
+      throw badRequest(fieldInvalid(fieldLabels.username, messages.usernameRequired));
     if (params.password === undefined || params.password === '') {
       throw badRequest(fieldInvalid(fieldLabels.password, messages.passwordRequired));
     }
@@ -145,7 +153,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const spent = await tx
         .update(authTokens)
         .set({ usedAt: now })
-        .where(and(eq(authTokens.id, session.tokenId), isNull(authTokens.usedAt), isNull(authTokens.revokedAt)))
+        .where(
+          and(eq(authTokens.id, session.tokenId), isNull(authTokens.usedAt), isNull(authTokens.revokedAt)),
+        )
         .returning({ id: authTokens.id });
       if (spent.length === 0) return false;
       await tx

@@ -26,7 +26,10 @@ export async function countFailures(db: Executor, account: string, ip: string): 
     })
     .from(loginFailures)
     .where(
-      and(gt(loginFailures.at, windowStart()), or(eq(loginFailures.username, account), eq(loginFailures.ip, ip))),
+      and(
+        gt(loginFailures.at, windowStart()),
+        or(eq(loginFailures.username, account), eq(loginFailures.ip, ip)),
+      ),
     );
   return { account: row?.account ?? 0, address: row?.address ?? 0 };
 }

@@ -19,7 +19,10 @@ export const iconNames: ReadonlyMap<string, string> = new Map([
 ]);
 
 const escapeXml = (s: string) =>
-  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  s.replace(
+    /[<>&"']/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!,
+  );
 
 export function renderIcon(name: string, bright: boolean): string {
   const glyph = escapeXml([...name][0] ?? '');

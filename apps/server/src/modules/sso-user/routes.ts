@@ -52,7 +52,12 @@ export const ssoUserRoutes: FastifyPluginAsyncZod = async (app) => {
         await revokeUserTokens(tx, target.id);
         await audit(
           request,
-          { action: 'edit-password', resource: 'sso-user', resourceId: target.id, after: { username: target.username } },
+          {
+            action: 'edit-password',
+            resource: 'sso-user',
+            resourceId: target.id,
+            after: { username: target.username },
+          },
           tx,
         );
       });
