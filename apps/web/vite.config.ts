@@ -18,11 +18,5 @@ export default defineConfig({
     emptyOutDir: true,
     // bench/bundle.ts reads the manifest to measure what each route loads.
     manifest: true,
-    rolldownOptions: {
-      // The contract builds its zod schemas at module level; the console imports only its
-      // constants, messages, paths and checks. Declaring zod's builders pure lets them, and zod,
-      // fall out of the bundle.
-      treeshake: { manualPureFunctions: ['z'] },
-    },
   },
 });

@@ -155,6 +155,10 @@ describe('API docs', () => {
     const editBody =
       doc.paths[endpoints.userEditPassword].post.requestBody.content['application/json'].schema;
     expect(editBody.required).toEqual(expect.arrayContaining(['newPassword', 'ssoUserId']));
+    // Every $ref points at a component that exists (the menu tree is recursive).
+    const refs = [...res.body.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+    expect(refs).toContain('MenuItem');
+    for (const ref of refs) expect(doc.components.schemas, ref).toHaveProperty(ref);
     const ui = await t.app.inject({ url: '/api/docs' });
     expect([200, 302]).toContain(ui.statusCode);
   });

@@ -1,22 +1,15 @@
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import { setNavigation } from './lib/navigation.ts';
-import { queryClient } from './lib/query-client.ts';
 import { setToast } from './lib/request.ts';
 import { installLogoutListener } from './lib/session.ts';
-import { installShellReloads } from './lib/user.ts';
 import { createRouter } from './router.tsx';
 import './global.css';
 
-dayjs.locale('zh-cn');
 installLogoutListener();
-installShellReloads();
 
 const router = createRouter();
 setNavigation({ navigate: (to) => void router.navigate(to) });
@@ -33,9 +26,7 @@ createRoot(document.getElementById('root')!).render(
     <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff' } }}>
       <AntApp>
         <ToastBridge />
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
+        <RouterProvider router={router} />
       </AntApp>
     </ConfigProvider>
   </StrictMode>,

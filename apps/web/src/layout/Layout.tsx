@@ -1,11 +1,15 @@
 import { useEffect } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Layout as AntLayout, Spin } from 'antd';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
 import { Navigate, Outlet } from 'react-router';
 import { SIDER_WIDTH } from '@cowork/contract';
+import { queryClient } from '../lib/query-client.ts';
 import { isTokenExpired } from '../lib/request.ts';
 import { isRouteAllowed } from '../lib/route-guard.ts';
 import { setShellState, useShellState } from '../lib/shell-state.ts';
-import { useMenuTree, useUserInfo } from '../lib/user.ts';
+import { installShellReloads, useMenuTree, useUserInfo } from '../lib/user.ts';
 import { BrowserTip, useBrowserTip } from './BrowserTip.tsx';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
@@ -16,12 +20,26 @@ import './layout.css';
 
 const PRODUCT_NAME = '共享办公管理后台';
 
+// What only signed-in screens need loads with the layout, not with the login route: the query
+// cache (user info, menu) and its reloads, and the Chinese dayjs locale of the date pickers.
+dayjs.locale('zh-cn');
+installShellReloads();
+
 /**
  * The console frame around every screen but login: header, side menu (250px or 0), the Chrome
  * notice, the page title, the content and the footer. The content column is a flex column, so the
  * content's height shrinks by exactly the height of the title and the notice when they show.
+ * The frame and the screens inside it share the query cache provided here.
  */
 export function Layout() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Shell />
+    </QueryClientProvider>
+  );
+}
+
+function Shell() {
   const meta = useRouteMeta();
   const { menuOpen, titleOpen } = useShellState();
   const tip = useBrowserTip();

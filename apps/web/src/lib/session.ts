@@ -11,7 +11,6 @@ import {
 } from '@cowork/contract';
 import { events } from './events.ts';
 import { loginAddress, navigateTo } from './navigation.ts';
-import { queryClient } from './query-client.ts';
 import { setShellState } from './shell-state.ts';
 
 export const getAccessToken = (): string | undefined => Cookies.get(ACCESS_TOKEN_COOKIE);
@@ -64,11 +63,21 @@ export function clearSession(): void {
   localStorage.removeItem(USER_INFO_KEY);
 }
 
+const sessionEndListeners = new Set<() => void>();
+
+/**
+ * Lets a store of per-session data forget it when the session ends. The query cache registers
+ * here when it loads (lib/query-client.ts), so the login route need not load it.
+ */
+export function onSessionEnd(listener: () => void): void {
+  sessionEndListeners.add(listener);
+}
+
 /** Clears the session and everything shown for it: the menu, the title and the cached queries. */
 export function endSession(): void {
   clearSession();
   setShellState({ menuOpen: false, titleOpen: false, passwordOpen: false });
-  queryClient.clear();
+  sessionEndListeners.forEach((listener) => listener());
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Card, Col, Empty, Row, Skeleton, Typography } from 'antd';
+import { Col, Empty, Row, Skeleton } from 'antd';
 import { AppstoreOutlined, RightOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import type { MenuItem } from '@cowork/contract';
@@ -29,10 +29,8 @@ export default function HomePage() {
 
   return (
     <div className="home">
-      <Typography.Title level={3} className="home-greeting">
-        {`您好，${user.nickname ?? ''}`}
-      </Typography.Title>
-      <Typography.Paragraph type="secondary">欢迎使用共享办公管理后台，请从下方入口或左侧菜单开始工作。</Typography.Paragraph>
+      <h3 className="home-greeting">{`您好，${user.nickname ?? ''}`}</h3>
+      <p className="home-intro">欢迎使用共享办公管理后台，请从下方入口或左侧菜单开始工作。</p>
       {menu.isPending ? (
         <Skeleton active />
       ) : groups.length === 0 ? (
@@ -42,7 +40,7 @@ export default function HomePage() {
           {groups.map(({ item, url }) => (
             <Col key={item.id} xs={24} sm={12} lg={8} xl={6}>
               <Link to={url} className="home-card-link">
-                <Card hoverable className="home-card">
+                <div className="home-card">
                   <span className="home-card-icon">
                     {item.iconBrightUrl || item.iconUrl ? (
                       <img src={item.iconBrightUrl || item.iconUrl || undefined} alt="" width={28} height={28} />
@@ -57,7 +55,7 @@ export default function HomePage() {
                     </span>
                   </span>
                   <RightOutlined className="home-card-arrow" />
-                </Card>
+                </div>
               </Link>
             </Col>
           ))}

@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Button, Card, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate, useSearchParams } from 'react-router';
 import { messages } from '@cowork/contract';
 import { Logo } from '../layout/Logo.tsx';
 import { safeReturnPath } from '../lib/navigation.ts';
-import { queryClient, queryKeys } from '../lib/query-client.ts';
 import { requestPasswordToken } from '../lib/request.ts';
 import { rules } from '../lib/rules.ts';
 import { mergeUserInfo, setTokens } from '../lib/session.ts';
@@ -33,7 +32,12 @@ export default function LoginPage() {
   const submit = async ({ username, password }: LoginForm) => {
     setSubmitting(true);
     try {
-      const answer = await requestPasswordToken(username.trim(), password);
+      // The shell's query cache loads while the credentials are checked; it starts with the user
+      // info from the answer, so the shell does not ask for it again.
+      const [answer, { queryClient, queryKeys }] = await Promise.all([
+        requestPasswordToken(username.trim(), password),
+        import('../lib/query-client.ts'),
+      ]);
       setTokens(answer.access_token, answer.refresh_token);
       queryClient.clear();
       queryClient.setQueryData(queryKeys.userInfo, mergeUserInfo(answer.user_info));
@@ -45,7 +49,7 @@ export default function LoginPage() {
 
   return (
     <main className="login-page">
-      <Card className="login-card" variant="borderless">
+      <section className="login-card">
         <div className="login-brand">
           <Logo size={36} />
           <p className="login-subtitle">面向运营团队的后台管理系统</p>
@@ -61,7 +65,7 @@ export default function LoginPage() {
             登录
           </Button>
         </Form>
-      </Card>
+      </section>
     </main>
   );
 }

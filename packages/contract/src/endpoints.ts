@@ -1,0 +1,54 @@
+/**
+ * The envelope, the API prefixes and the shell and auth endpoints (spec point 7, DESIGN.md 4-5):
+ * plain constants and types, free of zod so the console can import them without the schema
+ * library. The payload schemas are in api.ts.
+ */
+
+/** Every response but the token endpoint: `{code, msg, data}`; code 200 is success. */
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/** `GET {res}/page` answers with this. */
+export interface Page<T> {
+  records: T[];
+  total: number;
+  current: number;
+  size: number;
+}
+
+export const API_PREFIX = '/api';
+export const prefixes = {
+  basic: '/api/basic/admin/v1',
+  user: '/api/user/admin/v1',
+  merchant: '/api/merchant/admin/v1',
+  building: '/api/building/admin/v1',
+  card: '/api/card/admin/v1',
+  order: '/api/order/admin/v1',
+  tripartite: '/api/tripartite/admin/v1',
+  hardware: '/api/hardware/admin/v1',
+} as const;
+
+/** The console shell's calls, by the spec's keys, and the auth endpoints. */
+export const endpoints = {
+  token: '/api/auth/oauth/token',
+  logout: '/api/auth/oauth/logout',
+  userInfo: `${prefixes.user}/sso-user/user-info`,
+  userEditPassword: `${prefixes.user}/sso-user/edit-password`,
+  menuUserTree: `${prefixes.user}/sso-menu/user-tree`,
+  auditLogPage: `${prefixes.user}/audit-log/page`,
+  health: '/api/health',
+  ready: '/api/ready',
+} as const;
+
+/** Menu item of the user's tree (spec point 3). */
+export interface MenuItem {
+  id: number;
+  name: string;
+  url: string;
+  iconUrl: string | null;
+  iconBrightUrl: string | null;
+  children: MenuItem[];
+}
