@@ -207,6 +207,7 @@ describe('audit-log page', () => {
         actorId: adminId,
         resource: 'auth',
         actorName: '系统管理员',
+        actorUsername: 'admin',
       });
     }
     expect((await page('?action=no-such-action', admin)).body.data.total).toBe(0);

@@ -67,9 +67,9 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
         .offset((q.current - 1) * q.size);
 
       return ok({
-        records: rows.map(({ actorNickname, actorUsername, at, ...row }) => ({
+        records: rows.map(({ actorNickname, at, ...row }) => ({
           ...row,
-          actorName: actorNickname || actorUsername || null,
+          actorName: actorNickname || row.actorUsername || null,
           at: toIso(at),
         })),
         total,
