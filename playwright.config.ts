@@ -20,7 +20,13 @@ const server = (port: number, name: string, extraEnv: Record<string, string> = {
   reuseExistingServer: false,
   stdout: 'ignore' as const,
   stderr: 'pipe' as const,
-  env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dataDir, name), LOG_LEVEL: 'warn', ...extraEnv },
+  env: {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: join(dataDir, name),
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  },
 });
 
 export default defineConfig({
@@ -45,7 +51,13 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         launchOptions: {
           executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
         },
       },
     },

@@ -32,7 +32,10 @@ export async function apiOverhead() {
     : pgliteHandle(await PGlite.create());
   await handle.migrate();
   await seedDemo(handle.db);
-  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cowork-bench' }), webDist: '/nonexistent' };
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cowork-bench' }),
+    webDist: '/nonexistent',
+  };
   const app = await buildApp({ config, db: handle.db, logger: false });
   const ours = await app.listen({ port: 0, host: '127.0.0.1' });
 

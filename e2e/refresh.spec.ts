@@ -12,7 +12,10 @@ test('an expired access token is refreshed once, transparently', async ({ page }
   const before = await cookie(page, 'access_token');
   const refreshes: string[] = [];
   page.on('request', (request) => {
-    if (request.url().includes('/api/auth/oauth/token') && request.url().includes('grant_type=refresh_token')) {
+    if (
+      request.url().includes('/api/auth/oauth/token') &&
+      request.url().includes('grant_type=refresh_token')
+    ) {
       refreshes.push(request.url());
     }
   });

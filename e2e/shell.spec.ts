@@ -123,9 +123,7 @@ test.describe('session', () => {
   test('a 401 from the server clears the session and goes to login with the address', async ({ page }) => {
     await signIn(page, demo.admin);
     await page.goto('/system/log');
-    await page.context().addCookies([
-      { name: 'access_token', value: 'revoked-or-unknown', url: page.url() },
-    ]);
+    await page.context().addCookies([{ name: 'access_token', value: 'revoked-or-unknown', url: page.url() }]);
     await page.reload();
     await expect(page).toHaveURL(/\/login\?url=%2Fsystem%2Flog$/);
     expect(await cookie(page, 'access_token')).toBeUndefined();

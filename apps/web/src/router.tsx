@@ -43,8 +43,14 @@ const isRoute = (route: RouteObject | undefined): route is RouteObject => route 
 
 export function buildRoutes(table: ConsoleRoute[] = consoleRoutes): RouteObject[] {
   const built = table.filter((route) => route.built);
-  const login = built.filter((route) => route.name === 'login').map(toRouteObject).filter(isRoute);
-  const inLayout = built.filter((route) => route.name !== 'login').map(toRouteObject).filter(isRoute);
+  const login = built
+    .filter((route) => route.name === 'login')
+    .map(toRouteObject)
+    .filter(isRoute);
+  const inLayout = built
+    .filter((route) => route.name !== 'login')
+    .map(toRouteObject)
+    .filter(isRoute);
   return [
     {
       id: 'root',

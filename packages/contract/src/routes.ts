@@ -96,7 +96,15 @@ const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 export const shellRoutes: ConsoleRoute[] = [
   { path: '/login', name: 'login', pageTitle: '登录', openNames: [], sort: 0, page: 'login', built: true },
   { path: '/', name: 'index', pageTitle: '首页', openNames: [], sort: 0, page: 'home', built: true },
-  { path: '/personal', name: 'personal', pageTitle: '个人中心', openNames: [], sort: 0, page: 'personal', built: true },
+  {
+    path: '/personal',
+    name: 'personal',
+    pageTitle: '个人中心',
+    openNames: [],
+    sort: 0,
+    page: 'personal',
+    built: true,
+  },
   { path: '*', name: '404', pageTitle: '页面不存在', openNames: [], sort: 0, page: 'not-found', built: true },
 ];
 

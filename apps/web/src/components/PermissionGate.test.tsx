@@ -33,49 +33,54 @@ function renderAs(permissions: string[], ui: React.ReactNode) {
 
 describe('PermissionGate', () => {
   it('shows its children when the permissions overlap', () => {
-    renderAs(['merchant:brand:view', 'order:member:view'], (
+    renderAs(
+      ['merchant:brand:view', 'order:member:view'],
       <PermissionGate permissions={['merchant:brand:edit', 'merchant:brand:view']}>
         <button>编辑商户</button>
-      </PermissionGate>
-    ));
+      </PermissionGate>,
+    );
     expect(screen.getByRole('button', { name: '编辑商户' })).toBeTruthy();
   });
 
   it('shows everything to a holder of *', () => {
-    renderAs(['*'], (
+    renderAs(
+      ['*'],
       <PermissionGate permissions={['system:role:edit']}>
         <span>角色编辑</span>
-      </PermissionGate>
-    ));
+      </PermissionGate>,
+    );
     expect(screen.getByText('角色编辑')).toBeTruthy();
   });
 
   it('shows the fallback when they do not overlap', () => {
-    renderAs(['order:member:view'], (
+    renderAs(
+      ['order:member:view'],
       <PermissionGate permissions={['merchant:brand:edit']} fallback={<span>只读</span>}>
         <span>编辑</span>
-      </PermissionGate>
-    ));
+      </PermissionGate>,
+    );
     expect(screen.getByText('只读')).toBeTruthy();
     expect(screen.queryByText('编辑')).toBeNull();
   });
 
   it('redirects when asked to', () => {
-    renderAs([], (
+    renderAs(
+      [],
       <PermissionGate permissions={['merchant:brand:view']} redirect="/">
         <span>商户列表</span>
-      </PermissionGate>
-    ));
+      </PermissionGate>,
+    );
     expect(screen.getByText('首页内容')).toBeTruthy();
     expect(screen.queryByText('商户列表')).toBeNull();
   });
 
   it('says 您没有权限进行此操作 by default', () => {
-    renderAs(['order:member:view'], (
+    renderAs(
+      ['order:member:view'],
       <PermissionGate permissions={['merchant:brand:remove']}>
         <span>删除</span>
-      </PermissionGate>
-    ));
+      </PermissionGate>,
+    );
     expect(screen.getByText(messages.noPermission)).toBeTruthy();
     expect(messages.noPermission).toBe('您没有权限进行此操作');
     expect(screen.queryByText('删除')).toBeNull();

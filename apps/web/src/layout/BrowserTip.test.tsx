@@ -9,7 +9,8 @@ const ua = {
   headless:
     'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
   edge: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
-  opera: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 OPR/115.0.0.0',
+  opera:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 OPR/115.0.0.0',
   firefox: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
   safari:
     'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15',
@@ -18,7 +19,8 @@ const ua = {
 describe('isChrome', () => {
   it('recognises Chrome and nothing else', () => {
     expect(isChrome(ua.chrome)).toBe(true);
-    for (const other of [ua.headless, ua.edge, ua.opera, ua.firefox, ua.safari]) expect(isChrome(other)).toBe(false);
+    for (const other of [ua.headless, ua.edge, ua.opera, ua.firefox, ua.safari])
+      expect(isChrome(other)).toBe(false);
   });
 });
 

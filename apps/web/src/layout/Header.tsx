@@ -1,5 +1,12 @@
 import { Avatar, Button, Dropdown, Layout, type MenuProps } from 'antd';
-import { DownOutlined, KeyOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  DownOutlined,
+  KeyOutlined,
+  LogoutOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { Link } from 'react-router';
 import { endpoints } from '@cowork/contract';
 import { events } from '../lib/events.ts';
@@ -30,7 +37,12 @@ const actions: MenuProps['items'] = [
 
 export function UserAvatar({ src, name, size }: { src?: string | null; name?: string; size?: number }) {
   return (
-    <Avatar src={src || undefined} size={size} icon={src || name ? undefined : <UserOutlined />} className="user-avatar">
+    <Avatar
+      src={src || undefined}
+      size={size}
+      icon={src || name ? undefined : <UserOutlined />}
+      className="user-avatar"
+    >
       {name?.slice(0, 1)}
     </Avatar>
   );

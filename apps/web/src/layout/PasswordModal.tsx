@@ -56,8 +56,20 @@ export function PasswordModal() {
     >
       <Form form={form} layout="vertical" onFinish={submit} autoComplete="off" preserve={false}>
         {/* Lets password managers file the new password under the right account. */}
-        <input type="text" name="username" autoComplete="username" value={user.username ?? ''} readOnly hidden />
-        <Form.Item label="密码" name="newPassword" rules={rules.newPassword} validateTrigger={['onChange', 'onBlur']}>
+        <input
+          type="text"
+          name="username"
+          autoComplete="username"
+          value={user.username ?? ''}
+          readOnly
+          hidden
+        />
+        <Form.Item
+          label="密码"
+          name="newPassword"
+          rules={rules.newPassword}
+          validateTrigger={['onChange', 'onBlur']}
+        >
           <Input.Password autoComplete="new-password" placeholder="请输入新密码" />
         </Form.Item>
       </Form>

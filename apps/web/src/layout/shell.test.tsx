@@ -130,7 +130,12 @@ describe('PasswordModal', () => {
 });
 
 describe('SideMenu', () => {
-  const tree = [item(1, '系统配置', '/system', [item(11, '操作日志', '/system/log'), item(12, '菜单配置', '/system/menu')])];
+  const tree = [
+    item(1, '系统配置', '/system', [
+      item(11, '操作日志', '/system/log'),
+      item(12, '菜单配置', '/system/menu'),
+    ]),
+  ];
 
   it('puts 首页 first, opens the route group and highlights the current entry with its bright icon', async () => {
     serve(() => ok(tree));
@@ -152,7 +157,10 @@ describe('SideMenu', () => {
 
   it('shows a spinner while loading, keeps it on a 424, and reloads on changeMenu', async () => {
     installShellReloads();
-    let answer: () => { status: number; data?: unknown } = () => ({ status: 424, data: { code: 424, msg: '', data: null } });
+    let answer: () => { status: number; data?: unknown } = () => ({
+      status: 424,
+      data: { code: 424, msg: '', data: null },
+    });
     const adapter = serve((config) => (config.url === endpoints.token ? new Promise(() => {}) : answer()));
     mount(<SideMenu openNames={[]} />, '/');
     expect(document.querySelector('.ant-spin-spinning')).toBeTruthy();
@@ -175,4 +183,3 @@ describe('SideMenu', () => {
     expect(toast).toHaveBeenCalledTimes(1); // the interceptor's, and no other
   });
 });
-

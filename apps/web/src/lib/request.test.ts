@@ -11,7 +11,15 @@ import {
 } from '@cowork/contract';
 import { mockAdapter, paramsOf, visit, type Handler } from '../test/mock-adapter.ts';
 import { resetNavigation, setNavigation } from './navigation.ts';
-import { RequestError, api, request, requestPasswordToken, resetRefreshState, setToast, withContentType } from './request.ts';
+import {
+  RequestError,
+  api,
+  request,
+  requestPasswordToken,
+  resetRefreshState,
+  setToast,
+  withContentType,
+} from './request.ts';
 import { setTokens } from './session.ts';
 
 const toast = vi.fn();
@@ -51,7 +59,13 @@ describe('success and envelope errors', () => {
   });
 
   it('treats the token endpoint as success without an envelope', async () => {
-    const token = { access_token: 'a', refresh_token: 'r', token_type: 'bearer', expires_in: 7200, user_info: {} };
+    const token = {
+      access_token: 'a',
+      refresh_token: 'r',
+      token_type: 'bearer',
+      expires_in: 7200,
+      user_info: {},
+    };
     const adapter = serve(() => ({ status: 200, data: token }));
     await expect(requestPasswordToken('admin', 'Admin@123')).resolves.toEqual(token);
     const [call] = adapter.calls;
@@ -67,7 +81,10 @@ describe('success and envelope errors', () => {
   });
 
   it('toasts the body msg for 3 seconds and rejects when the code is not 200', async () => {
-    serve(() => ({ status: 200, data: { code: 409, msg: '数据已被修改或已存在，请刷新后重试', data: null } }));
+    serve(() => ({
+      status: 200,
+      data: { code: 409, msg: '数据已被修改或已存在，请刷新后重试', data: null },
+    }));
     const failure = api.post('/api/x/save', { a: 1 });
     await expect(failure).rejects.toBeInstanceOf(RequestError);
     await expect(failure).rejects.toMatchObject({ code: 409 });
@@ -164,7 +181,9 @@ describe('424: the one-time token refresh', () => {
       api.get(endpoints.menuUserTree),
       api.get(endpoints.auditLogPage, { current: 1 }),
     ]);
-    expect(results.every((r) => r.status === 'rejected' && (r.reason as RequestError).code === 424)).toBe(true);
+    expect(results.every((r) => r.status === 'rejected' && (r.reason as RequestError).code === 424)).toBe(
+      true,
+    );
     await vi.waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
 
     const refreshes = adapter.calls.filter((c) => c.url === endpoints.token);
@@ -178,7 +197,11 @@ describe('424: the one-time token refresh', () => {
     });
     expect(Cookies.get('access_token')).toBe('new-access');
     expect(Cookies.get('refresh_token')).toBe('new-refresh');
-    expect(JSON.parse(localStorage.getItem(USER_INFO_KEY)!)).toEqual({ nickname: '系统管理员', ssoUserId: 1, theme: 'dark' });
+    expect(JSON.parse(localStorage.getItem(USER_INFO_KEY)!)).toEqual({
+      nickname: '系统管理员',
+      ssoUserId: 1,
+      theme: 'dark',
+    });
     expect(toast).not.toHaveBeenCalled();
     expect(navigate).not.toHaveBeenCalled();
 

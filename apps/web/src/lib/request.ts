@@ -119,7 +119,8 @@ function onError(error: unknown) {
  */
 function transportText(error: AxiosError): string {
   if (error.response) return messages.serverError;
-  if (error.code === AxiosError.ECONNABORTED || error.code === AxiosError.ETIMEDOUT) return messages.requestTimeout;
+  if (error.code === AxiosError.ECONNABORTED || error.code === AxiosError.ETIMEDOUT)
+    return messages.requestTimeout;
   if (error.code === AxiosError.ERR_NETWORK) return messages.networkError;
   return error.message || messages.serverError;
 }
@@ -187,17 +188,22 @@ const withId = (url: string, id: string | number) => `${url}/${encodeURIComponen
 /** Sets the Content-Type of one call, e.g. `withContentType('multipart/form-data')`. */
 export const withContentType = (contentType: string, config: Config = {}): Config => ({
   ...config,
-  headers: AxiosHeaders.from({ ...(config.headers as Record<string, string> | undefined), 'Content-Type': contentType }),
+  headers: AxiosHeaders.from({
+    ...(config.headers as Record<string, string> | undefined),
+    'Content-Type': contentType,
+  }),
 });
 
 export const api = {
   /** POST with a JSON body. */
-  post: <T>(url: string, body?: unknown, config?: Config) => call<T>({ ...config, method: 'post', url, data: body }),
+  post: <T>(url: string, body?: unknown, config?: Config) =>
+    call<T>({ ...config, method: 'post', url, data: body }),
   /** POST with the payload as query string. */
   postQuery: <T>(url: string, params?: Params, config?: Config) =>
     call<T>({ ...config, method: 'post', url, params }),
   /** GET with query params. */
-  get: <T>(url: string, params?: Params, config?: Config) => call<T>({ ...config, method: 'get', url, params }),
+  get: <T>(url: string, params?: Params, config?: Config) =>
+    call<T>({ ...config, method: 'get', url, params }),
   /** GET `{url}/{id}`. */
   getById: <T>(url: string, id: string | number, config?: Config) =>
     call<T>({ ...config, method: 'get', url: withId(url, id) }),
@@ -211,7 +217,8 @@ export const api = {
   deleteById: <T>(url: string, id: string | number, config?: Config) =>
     call<T>({ ...config, method: 'delete', url: withId(url, id) }),
   /** PUT with a JSON body. */
-  put: <T>(url: string, body?: unknown, config?: Config) => call<T>({ ...config, method: 'put', url, data: body }),
+  put: <T>(url: string, body?: unknown, config?: Config) =>
+    call<T>({ ...config, method: 'put', url, data: body }),
   /** PUT with the payload as query string. */
   putQuery: <T>(url: string, params?: Params, config?: Config) =>
     call<T>({ ...config, method: 'put', url, params }),

@@ -13,7 +13,9 @@ const item = (id: number, name: string, url: string, children: MenuItem[] = []):
 
 const menu = [
   item(1, '系统配置', '/system', [item(11, '操作日志', '/system/log'), item(12, '菜单配置', '/system/menu')]),
-  item(2, '运营中心', '/operation', [item(21, '活动', '/operation/x', [item(211, '会议卡活动', '/operation/meeting')])]),
+  item(2, '运营中心', '/operation', [
+    item(21, '活动', '/operation/x', [item(211, '会议卡活动', '/operation/meeting')]),
+  ]),
   item(3, '数据看板', '/board'),
 ];
 
@@ -21,7 +23,8 @@ const route = (name: string) => consoleRoutes.find((r) => r.name === name)!;
 
 describe('isRouteAllowed', () => {
   it('always allows index, personal, login and 404', () => {
-    for (const name of ['index', 'personal', 'login', '404']) expect(isRouteAllowed(route(name), [])).toBe(true);
+    for (const name of ['index', 'personal', 'login', '404'])
+      expect(isRouteAllowed(route(name), [])).toBe(true);
   });
 
   it('allows a route whose pageTitle is a second-level menu name', () => {

@@ -16,7 +16,9 @@ export type RouteMeta = Pick<ConsoleRoute, 'name' | 'pageTitle' | 'openNames' | 
  */
 export function isRouteAllowed(meta: Pick<RouteMeta, 'name' | 'pageTitle'>, menu: MenuItem[]): boolean {
   if (unguardedRouteNames.includes(meta.name)) return true;
-  return menu.some((top) => top.name === meta.pageTitle || top.children.some((child) => child.name === meta.pageTitle));
+  return menu.some(
+    (top) => top.name === meta.pageTitle || top.children.some((child) => child.name === meta.pageTitle),
+  );
 }
 
 /**

@@ -36,6 +36,10 @@ describe('rules', () => {
   });
 
   it('asks for the password on blur', () => {
-    expect(rules.newPassword[0]).toMatchObject({ required: true, message: '请输入密码', validateTrigger: 'onBlur' });
+    expect(rules.newPassword[0]).toMatchObject({
+      required: true,
+      message: '请输入密码',
+      validateTrigger: 'onBlur',
+    });
   });
 });

@@ -17,7 +17,10 @@ import {
 } from '@cowork/contract';
 
 /** One antd rule running a contract check; `required` only draws the asterisk. */
-export function ruleFrom(check: Check, options: { required?: boolean; validateTrigger?: string | string[] } = {}): FormRule {
+export function ruleFrom(
+  check: Check,
+  options: { required?: boolean; validateTrigger?: string | string[] } = {},
+): FormRule {
   return {
     required: options.required,
     validateTrigger: options.validateTrigger,

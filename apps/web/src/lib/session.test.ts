@@ -39,15 +39,27 @@ describe('tokens and user info', () => {
     setTokens('a1', 'r1');
     expect(getAccessToken()).toBe('a1');
     expect(getRefreshToken()).toBe('r1');
-    expect(set).toHaveBeenCalledWith('access_token', 'a1', expect.objectContaining({ expires: COOKIE_EXPIRES_DAYS }));
+    expect(set).toHaveBeenCalledWith(
+      'access_token',
+      'a1',
+      expect.objectContaining({ expires: COOKIE_EXPIRES_DAYS }),
+    );
     expect(set).toHaveBeenCalledWith('refresh_token', 'r1', expect.objectContaining({ expires: 1 }));
     set.mockRestore();
   });
 
   it('merges fresh user info into the cached copy and stores it back', () => {
     localStorage.setItem(USER_INFO_KEY, JSON.stringify({ nickname: '旧', avatar: 'a.png' }));
-    expect(mergeUserInfo({ nickname: '新', email: 'x@y.cn' })).toEqual({ nickname: '新', avatar: 'a.png', email: 'x@y.cn' });
-    expect(JSON.parse(localStorage.getItem(USER_INFO_KEY)!)).toEqual({ nickname: '新', avatar: 'a.png', email: 'x@y.cn' });
+    expect(mergeUserInfo({ nickname: '新', email: 'x@y.cn' })).toEqual({
+      nickname: '新',
+      avatar: 'a.png',
+      email: 'x@y.cn',
+    });
+    expect(JSON.parse(localStorage.getItem(USER_INFO_KEY)!)).toEqual({
+      nickname: '新',
+      avatar: 'a.png',
+      email: 'x@y.cn',
+    });
   });
 
   it('reads a missing or broken cached copy as empty', () => {
@@ -77,7 +89,9 @@ describe('logout', () => {
     expect(localStorage.getItem(USER_INFO_KEY)).toBeNull();
     expect(getShellState()).toMatchObject({ menuOpen: false, titleOpen: false });
     expect(queryClient.getQueryData(queryKeys.menu)).toBeUndefined();
-    expect(navigate).toHaveBeenCalledWith(`/login?url=${encodeURIComponent('/system/log?current=1&resource=sso-user')}`);
+    expect(navigate).toHaveBeenCalledWith(
+      `/login?url=${encodeURIComponent('/system/log?current=1&resource=sso-user')}`,
+    );
   });
 
   it('adds no url when already on login', () => {

@@ -26,7 +26,9 @@ export function setTokens(accessToken: string, refreshToken: string, expires = C
 export function readUserInfo(): Partial<UserInfo> {
   try {
     const parsed: unknown = JSON.parse(localStorage.getItem(USER_INFO_KEY) ?? 'null');
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Partial<UserInfo>) : {};
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Partial<UserInfo>)
+      : {};
   } catch {
     return {};
   }

@@ -43,7 +43,12 @@ export default function HomePage() {
                 <div className="home-card">
                   <span className="home-card-icon">
                     {item.iconBrightUrl || item.iconUrl ? (
-                      <img src={item.iconBrightUrl || item.iconUrl || undefined} alt="" width={28} height={28} />
+                      <img
+                        src={item.iconBrightUrl || item.iconUrl || undefined}
+                        alt=""
+                        width={28}
+                        height={28}
+                      />
                     ) : (
                       <AppstoreOutlined />
                     )}
@@ -51,7 +56,9 @@ export default function HomePage() {
                   <span className="home-card-text">
                     <strong>{item.name}</strong>
                     <span>
-                      {item.children.length ? item.children.map((child) => child.name).join('、') : '进入页面'}
+                      {item.children.length
+                        ? item.children.map((child) => child.name).join('、')
+                        : '进入页面'}
                     </span>
                   </span>
                   <RightOutlined className="home-card-arrow" />

@@ -56,10 +56,19 @@ export default function LoginPage() {
         </div>
         <Form<LoginForm> size="large" onFinish={submit} autoComplete="on" requiredMark={false}>
           <Form.Item name="username" rules={rules.username}>
-            <Input prefix={<UserOutlined />} placeholder={messages.usernamePlaceholder} autoComplete="username" autoFocus />
+            <Input
+              prefix={<UserOutlined />}
+              placeholder={messages.usernamePlaceholder}
+              autoComplete="username"
+              autoFocus
+            />
           </Form.Item>
           <Form.Item name="password" rules={[{ required: true, message: messages.passwordRequired }]}>
-            <Input.Password prefix={<LockOutlined />} placeholder="请输入密码" autoComplete="current-password" />
+            <Input.Password
+              prefix={<LockOutlined />}
+              placeholder="请输入密码"
+              autoComplete="current-password"
+            />
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={submitting}>
             登录

@@ -27,7 +27,9 @@ export default function PersonalPage() {
           {
             key: 'roles',
             label: '角色',
-            children: user.roles?.length ? user.roles.map((role) => <Tag key={role}>{role}</Tag>) : '暂无角色',
+            children: user.roles?.length
+              ? user.roles.map((role) => <Tag key={role}>{role}</Tag>)
+              : '暂无角色',
           },
         ]}
       />

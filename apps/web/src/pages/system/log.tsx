@@ -3,7 +3,13 @@ import { Button, Card, DatePicker, Form, Input, Space, Table, Tag, Typography, t
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
-import { cleanPayload, endpoints, type AuditLogQuery, type AuditLogRecord, type Page } from '@cowork/contract';
+import {
+  cleanPayload,
+  endpoints,
+  type AuditLogQuery,
+  type AuditLogRecord,
+  type Page,
+} from '@cowork/contract';
 import { dayRangeToIso, formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import './log.css';
@@ -36,7 +42,8 @@ const actionNames: Record<string, string> = {
 
 const actionLabel = (action: string) => actionNames[action] ?? action;
 
-const json = (value: unknown) => (value === null || value === undefined ? '（无）' : JSON.stringify(value, null, 2));
+const json = (value: unknown) =>
+  value === null || value === undefined ? '（无）' : JSON.stringify(value, null, 2);
 
 const columns: TableProps<AuditLogRecord>['columns'] = [
   { title: '时间', dataIndex: 'at', width: 180, render: (at: string) => formatTime(at) },
@@ -45,7 +52,9 @@ const columns: TableProps<AuditLogRecord>['columns'] = [
     dataIndex: 'actorName',
     width: 180,
     render: (_: unknown, { actorName, actorUsername }: AuditLogRecord) =>
-      actorUsername && actorUsername !== actorName ? `${actorName ?? ''}（${actorUsername}）` : (actorName ?? actorUsername ?? '—'),
+      actorUsername && actorUsername !== actorName
+        ? `${actorName ?? ''}（${actorUsername}）`
+        : (actorName ?? actorUsername ?? '—'),
   },
   {
     title: '操作',
@@ -137,7 +146,8 @@ export default function AuditLogPage() {
             total: page.data?.total ?? 0,
             showSizeChanger: true,
             showTotal: (total) => `共 ${total} 条`,
-            onChange: (current, size) => setQuery((q) => ({ ...q, current: size === q.size ? current : 1, size })),
+            onChange: (current, size) =>
+              setQuery((q) => ({ ...q, current: size === q.size ? current : 1, size })),
           }}
         />
       </Card>
