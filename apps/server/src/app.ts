@@ -19,6 +19,7 @@ import { AppError } from './lib/http.ts';
 import { auditLogRoutes } from './modules/audit-log/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { csrSourceRoutes } from './modules/csr-source/routes.ts';
 import { menuIconRoutes } from './modules/menu-icons/routes.ts';
 import { ssoMenuRoutes } from './modules/sso-menu/routes.ts';
 import { ssoUserRoutes } from './modules/sso-user/routes.ts';
@@ -52,6 +53,7 @@ const modules: FastifyPluginAsyncZod[] = [
   ssoMenuRoutes,
   auditLogRoutes,
   menuIconRoutes,
+  csrSourceRoutes,
 ];
 
 const SECRET_PARAMS = /([?&](?:password|refresh_token|client_secret|access_token)=)[^&]*/gi;

@@ -5,3 +5,4 @@ export * from './validators.ts';
 export * from './endpoints.ts';
 export * from './api.ts';
 export * from './routes.ts';
+export * from './resource.ts';

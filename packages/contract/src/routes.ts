@@ -73,7 +73,7 @@ const leaves: [string, string, string, string, boolean][] = [
   ['system', 'news', '案例新闻', 'system/banner', false],
   ['system', 'menu', '菜单配置', 'system/menu', false],
   ['system', 'role', '角色权限', 'system/role', false],
-  ['system', 'source', '来源配置', 'system/source', false],
+  ['system', 'source', '来源配置', 'system/source', true],
   ['system', 'facilities', '设施配置', 'system/facilities', false],
   ['system', 'dict', '数据字典', 'system/dict', false],
   ['system', 'agreement', '隐私协议', 'system/agreement', false],

@@ -197,3 +197,20 @@ export const auditLogs = pgTable(
     index('audit_logs_resource_idx').on(t.resource, t.at),
   ],
 );
+
+/** 来源配置 (csr-source). */
+export const csrSources = pgTable(
+  'csr_sources',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    code: text('code').notNull(),
+    sort: integer('sort').notNull().default(0),
+    published: boolean('published').notNull().default(false),
+    ...authored(),
+  },
+  (t) => [
+    uniqueIndex('csr_sources_name_key').on(sql`lower(${t.name})`),
+    uniqueIndex('csr_sources_code_key').on(sql`lower(${t.code})`),
+  ],
+);

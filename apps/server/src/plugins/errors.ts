@@ -7,6 +7,13 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { fieldInvalid, fieldLabels, messages } from '@cowork/contract';
 import { AppError, failure } from '../lib/http.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Chinese labels of the route's fields, so a 400 names the field (resources set them). */
+    fieldLabels?: Record<string, string>;
+  }
+}
+
 const contextLabels: Record<string, string> = {
   body: '请求内容',
   querystring: '查询参数',
@@ -18,11 +25,14 @@ const contextLabels: Record<string, string> = {
 function validationMessage(
   issues: { instancePath: string; message?: string }[],
   context: string | undefined,
+  routeLabels: Record<string, string> = {},
 ): string {
   const issue = issues[0];
   const keys = issue.instancePath.split('/').filter((k) => k !== '' && !/^\d+$/.test(k));
   const key = keys.at(-1);
-  const label = key ? (fieldLabels[key] ?? key) : (contextLabels[context ?? ''] ?? contextLabels.body);
+  const label = key
+    ? (routeLabels[key] ?? fieldLabels[key] ?? key)
+    : (contextLabels[context ?? ''] ?? contextLabels.body);
   return fieldInvalid(label, issue.message ?? messages.badRequest);
 }
 
@@ -70,7 +80,11 @@ export const isApiPath = (url: string) =>
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const msg = validationMessage(error.validation, error.validationContext);
+      const msg = validationMessage(
+        error.validation,
+        error.validationContext,
+        request.routeOptions.config?.fieldLabels,
+      );
       return reply.code(400).send(failure(400, msg));
     }
     if (error instanceof AppError) {

@@ -1,0 +1,400 @@
+/**
+ * The routes of a resource declared in the contract: page, detail, save, edit, remove (one or a
+ * batch), edit-published and list, with validation, permission codes, audit entries and 404/409
+ * answers. A module passes its table and only what is special about it (hooks below).
+ *
+ * @example
+ *   export default crudModule({ resource: source, table: csrSources });
+ */
+import { and, asc, count, desc, eq, gte, ilike, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createSchema,
+  fieldInvalid,
+  labelsOf,
+  listOption,
+  messages,
+  pageQuerySchema,
+  publishBody,
+  recordSchema,
+  removeBody,
+  resourceMessages,
+  resourcePaths,
+  resourcePermissions,
+  updateSchema,
+  type Fields,
+  type ResourceDef,
+} from '@cowork/contract';
+import type { Executor } from '../db/client.ts';
+import { audit } from './audit.ts';
+import { badRequest, conflict, envelope, notFound, ok, pageOf } from './http.ts';
+import { parseTimeBound, toIso } from './time.ts';
+
+type Row = Record<string, unknown> & { id: number };
+type Values = Record<string, unknown>;
+
+/** A table with the columns every resource table has, plus one per declared field. */
+export type ResourceTable = PgTable & {
+  id: PgColumn;
+  createdAt: PgColumn;
+  updatedAt: PgColumn;
+  createdBy: PgColumn;
+  updatedBy: PgColumn;
+};
+
+export interface WriteContext {
+  request: FastifyRequest;
+  tx: Executor;
+  /** The stored record on edit; undefined on save. */
+  existing?: Row;
+}
+
+export interface CrudOptions<F extends Fields> {
+  resource: ResourceDef<F>;
+  table: ResourceTable;
+  /** Checks and completes values before they are written; throw badRequest naming the field. */
+  prepare?: (values: Values, context: WriteContext) => Promise<Values> | Values;
+  /** Says what still uses a record (the 409 message), or undefined when it may be removed. */
+  inUse?: (id: number, tx: Executor) => Promise<string | undefined>;
+  /** Shapes a stored row for the caller (masking, joined names). */
+  present?: (row: Row, request: FastifyRequest) => Row;
+  /** Runs after a write in the same transaction (child rows, derived data). */
+  afterWrite?: (record: Row, values: Values, context: WriteContext) => Promise<void>;
+  /** Extra page filters beyond the declared search fields. */
+  where?: (request: FastifyRequest) => SQL | undefined;
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A record as it leaves: dates as ISO strings with the Shanghai offset. */
+type Out = Row & { createdAt: string; updatedAt: string };
+
+function serialize(row: Row): Out {
+  return Object.fromEntries(
+    Object.entries(row).map(([k, v]) => [k, v instanceof Date ? toIso(v) : v]),
+  ) as Out;
+}
+
+export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPluginAsyncZod {
+  const { resource, table } = options;
+  const paths = resourcePaths(resource);
+  const permissions = resourcePermissions(resource);
+  const labels = labelsOf(resource);
+  const columns = table as unknown as Record<string, PgColumn>;
+  const record = recordSchema(resource);
+  const tags = [resource.key];
+  const has = (action: ResourceDef['actions'][number]) => resource.actions.includes(action);
+  const fieldLabels = labels;
+
+  const present = (row: Row, request: FastifyRequest) =>
+    serialize(options.present ? options.present(row, request) : row);
+
+  async function load(tx: Executor, id: number): Promise<Row> {
+    const [row] = await tx.select().from(table).where(eq(table.id, id));
+    if (!row) throw notFound(resourceMessages.notFound(resource));
+    return row as Row;
+  }
+
+  /** 409 naming the field when another record already holds a unique value. */
+  async function checkUnique(tx: Executor, values: Values, exceptId?: number) {
+    for (const [key, f] of Object.entries(resource.fields)) {
+      const value = values[key];
+      if (!f.unique || value === undefined || value === null || value === '') continue;
+      const column = columns[key];
+      const same = typeof value === 'string' ? sql`lower(${column}) = lower(${value})` : eq(column, value);
+      const [clash] = await tx
+        .select({ id: table.id })
+        .from(table)
+        .where(exceptId === undefined ? same : and(same, ne(table.id, exceptId)))
+        .limit(1);
+      if (clash) throw conflict(resourceMessages.duplicate(resource, f.label));
+    }
+  }
+
+  function filters(request: FastifyRequest, query: Record<string, unknown>): SQL[] {
+    const where: SQL[] = [];
+    for (const [key, f] of Object.entries(resource.fields)) {
+      if (!f.search) continue;
+      const column = columns[key];
+      if (f.search === 'range') {
+        for (const [suffix, endOfDay] of [
+          ['From', false],
+          ['To', true],
+        ] as const) {
+          const raw = query[`${key}${suffix}`];
+          if (typeof raw !== 'string' || raw === '') continue;
+          if (f.kind === 'integer' || f.kind === 'money') {
+            const n = Number(raw);
+            if (!Number.isFinite(n)) throw badRequest(fieldInvalid(f.label, '请输入数字'));
+            where.push(suffix === 'From' ? gte(column, n) : lte(column, n));
+          } else {
+            const bound = parseTimeBound(raw, endOfDay);
+            if (!bound) throw badRequest(fieldInvalid(f.label, messages.timeInvalid));
+            where.push(suffix === 'From' ? gte(column, bound) : sql`${column} < ${bound}`);
+          }
+        }
+        continue;
+      }
+      const value = query[key];
+      if (value === undefined || value === '') continue;
+      if (f.kind === 'boolean') where.push(eq(column, value === 'true'));
+      else if (f.search === 'like') where.push(ilike(column, `%${escapeLike(String(value))}%`));
+      else where.push(eq(column, value));
+    }
+    const extra = options.where?.(request);
+    if (extra) where.push(extra);
+    return where;
+  }
+
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>();
+    const idParams = z.object({ id: updateSchema(resource).shape.id });
+
+    if (has('page')) {
+      const querystring = pageQuerySchema(resource);
+      r.get(
+        paths.page,
+        {
+          config: { permission: permissions.view, fieldLabels },
+          schema: {
+            tags,
+            summary: `${resource.label}分页列表`,
+            querystring,
+            response: { 200: envelope(pageOf(record)) },
+          },
+        },
+        async (request) => {
+          const query = request.query as Record<string, unknown> & { current: number; size: number };
+          const condition = and(...filters(request, query));
+          const sortField = query.sortField as string | undefined;
+          const order = sortField
+            ? [(query.sortOrder === 'ascend' ? asc : desc)(columns[sortField]), desc(table.id)]
+            : resource.defaultSort
+              ? [
+                  (resource.defaultSort.order === 'ascend' ? asc : desc)(columns[resource.defaultSort.field]),
+                  desc(table.id),
+                ]
+              : [desc(table.id)];
+          const [{ total }] = await app.db.select({ total: count() }).from(table).where(condition);
+          const rows = (await app.db
+            .select()
+            .from(table)
+            .where(condition)
+            .orderBy(...order)
+            .limit(query.size)
+            .offset((query.current - 1) * query.size)) as Row[];
+          return ok({
+            records: rows.map((row) => present(row, request)),
+            total,
+            current: query.current,
+            size: query.size,
+          });
+        },
+      );
+    }
+
+    if (has('detail')) {
+      r.get(
+        `${paths.detail}/:id`,
+        {
+          config: { permission: permissions.view, fieldLabels },
+          schema: {
+            tags,
+            summary: `${resource.label}详情`,
+            params: idParams,
+            response: { 200: envelope(record) },
+          },
+        },
+        async (request) => ok(present(await load(app.db, request.params.id), request)),
+      );
+    }
+
+    if (has('list')) {
+      // Options for selects on other screens: names only, so any signed-in staff member may read them.
+      const titleColumn = columns[resource.titleField ?? 'name'];
+      const hasPublished = 'published' in resource.fields;
+      r.get(
+        paths.list,
+        {
+          config: { auth: true },
+          schema: {
+            tags,
+            summary: `${resource.label}选项（下拉列表）`,
+            querystring: z.object({ published: z.enum(['true', 'false']).optional() }),
+            response: { 200: envelope(z.array(listOption)) },
+          },
+        },
+        async (request) => {
+          const published = request.query.published;
+          const rows = await app.db
+            .select({
+              value: table.id,
+              label: titleColumn,
+              ...(hasPublished ? { published: columns.published } : {}),
+            })
+            .from(table)
+            .where(hasPublished && published ? eq(columns.published, published === 'true') : undefined)
+            .orderBy(...('sort' in resource.fields ? [asc(columns.sort)] : []), asc(table.id));
+          return ok(
+            rows.map((row) => ({ ...row, label: String(row.label ?? '') })) as z.infer<typeof listOption>[],
+          );
+        },
+      );
+    }
+
+    const write = async (request: FastifyRequest, values: Values, existing?: Row) =>
+      app.db.transaction(async (tx) => {
+        const context: WriteContext = { request, tx, existing };
+        const prepared = options.prepare ? await options.prepare(values, context) : values;
+        await checkUnique(tx, prepared, existing?.id);
+        const by = request.user?.id ?? null;
+        const [saved] = (
+          existing
+            ? await tx
+                .update(table)
+                .set({ ...prepared, updatedAt: new Date(), updatedBy: by })
+                .where(eq(table.id, existing.id))
+                .returning()
+            : await tx
+                .insert(table)
+                .values({ ...prepared, createdBy: by, updatedBy: by })
+                .returning()
+        ) as Row[];
+        await options.afterWrite?.(saved, prepared, context);
+        await audit(
+          request,
+          {
+            action: existing ? 'edit' : 'save',
+            resource: resource.key,
+            resourceId: saved.id,
+            before: existing ?? null,
+            after: saved,
+          },
+          tx,
+        );
+        return present(saved, request);
+      });
+
+    if (has('save')) {
+      r.post(
+        paths.save,
+        {
+          config: { permission: permissions.edit, fieldLabels },
+          schema: {
+            tags,
+            summary: `新建${resource.label}`,
+            body: createSchema(resource),
+            response: { 200: envelope(record) },
+          },
+        },
+        async (request) => ok(await write(request, request.body as Values)),
+      );
+    }
+
+    if (has('edit')) {
+      r.put(
+        paths.edit,
+        {
+          config: { permission: permissions.edit, fieldLabels },
+          schema: {
+            tags,
+            summary: `修改${resource.label}`,
+            body: updateSchema(resource),
+            response: { 200: envelope(record) },
+          },
+        },
+        async (request) => {
+          const { id, ...values } = request.body as Values & { id: number };
+          const changes = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+          return ok(await write(request, changes, await load(app.db, id)));
+        },
+      );
+    }
+
+    if (has('editPublished')) {
+      r.put(
+        paths.editPublished,
+        {
+          config: { permission: permissions.edit, fieldLabels },
+          schema: {
+            tags,
+            summary: `发布或下架${resource.label}`,
+            body: publishBody,
+            response: { 200: envelope(record) },
+          },
+        },
+        async (request) => {
+          const { id, published } = request.body;
+          return ok(
+            await app.db.transaction(async (tx) => {
+              const existing = await load(tx, id);
+              const [saved] = (await tx
+                .update(table)
+                .set({ published, updatedAt: new Date(), updatedBy: request.user?.id ?? null } as Values)
+                .where(eq(table.id, id))
+                .returning()) as Row[];
+              await audit(
+                request,
+                {
+                  action: published ? 'publish' : 'unpublish',
+                  resource: resource.key,
+                  resourceId: id,
+                  before: { published: existing.published },
+                  after: { published },
+                },
+                tx,
+              );
+              return present(saved, request);
+            }),
+          );
+        },
+      );
+    }
+
+    if (has('remove')) {
+      const remove = (request: FastifyRequest, ids: number[]) =>
+        app.db.transaction(async (tx) => {
+          const rows = (await tx.select().from(table).where(inArray(table.id, ids))) as Row[];
+          if (rows.length !== new Set(ids).size) throw notFound(resourceMessages.notFound(resource));
+          for (const row of rows) {
+            const reason = await options.inUse?.(row.id, tx);
+            if (reason) throw conflict(reason);
+          }
+          await tx.delete(table).where(inArray(table.id, ids));
+          for (const row of rows) {
+            await audit(
+              request,
+              { action: 'remove', resource: resource.key, resourceId: row.id, before: row },
+              tx,
+            );
+          }
+          return ok({ removed: rows.length }, resourceMessages.removed(rows.length));
+        });
+      const removed = envelope(z.object({ removed: z.number().int() }));
+      r.delete(
+        `${paths.remove}/:id`,
+        {
+          config: { permission: permissions.remove, fieldLabels },
+          schema: { tags, summary: `删除${resource.label}`, params: idParams, response: { 200: removed } },
+        },
+        async (request) => remove(request, [request.params.id]),
+      );
+      r.delete(
+        paths.remove,
+        {
+          config: { permission: permissions.remove, fieldLabels },
+          schema: {
+            tags,
+            summary: `批量删除${resource.label}`,
+            body: removeBody,
+            response: { 200: removed },
+          },
+        },
+        async (request) => remove(request, request.body.ids),
+      );
+    }
+  };
+}

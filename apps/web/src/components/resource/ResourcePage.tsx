@@ -1,0 +1,381 @@
+/**
+ * A whole CRUD screen built from a resource declaration of the contract: search form, table with
+ * paging and sorting, create/edit drawer with the same validation as the server, publish switch,
+ * delete with confirmation, buttons shown by permission. A page adds only what is special.
+ *
+ * @example export default function SourcePage() { return <ResourcePage resource={source} />; }
+ */
+import { useMemo, useState, type ReactNode } from 'react';
+import {
+  App,
+  Button,
+  Card,
+  DatePicker,
+  Drawer,
+  Form,
+  Popconfirm,
+  Select,
+  Space,
+  Switch,
+  Table,
+  type TableColumnsType,
+  type TableProps,
+} from 'antd';
+import { DeleteOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Dayjs } from 'dayjs';
+import {
+  cleanPayload,
+  resourcePaths,
+  resourcePermissions,
+  type Field,
+  type Fields,
+  type Page,
+  type ResourceDef,
+} from '@cowork/contract';
+import { dayRangeToIso } from '../../lib/format.ts';
+import { api } from '../../lib/request.ts';
+import { usePermission } from '../PermissionGate.tsx';
+import { FieldCell, FieldInput, schemaRule, useListOptions } from './field-input.tsx';
+import './resource.css';
+
+export type ResourceRecord = { id: number; createdAt: string; updatedAt: string } & Record<string, unknown>;
+
+export interface ResourcePageProps<F extends Fields> {
+  resource: ResourceDef<F>;
+  /** Filters every request carries (e.g. `{type: 'news'}` for one page serving two menus). */
+  fixedFilters?: Record<string, string>;
+  /** Extra columns before the actions column. */
+  extraColumns?: TableColumnsType<ResourceRecord>;
+  /** Extra buttons in a row's actions. */
+  rowActions?: (record: ResourceRecord) => ReactNode;
+  /** Extra buttons in the toolbar. */
+  toolbar?: ReactNode;
+  /** Extra form items at the end of the edit drawer. */
+  formExtra?: ReactNode;
+}
+
+type Query = Record<string, unknown> & { current: number; size: number };
+
+const isListed = (f: Field) => f.list ?? !['textarea', 'richtext', 'images'].includes(f.kind);
+
+/** The search input of one field. */
+function SearchInput({
+  field,
+  ...props
+}: {
+  field: Field;
+  value?: unknown;
+  onChange?: (v: unknown) => void;
+}) {
+  if (field.kind === 'boolean') {
+    return (
+      <Select
+        {...(props as object)}
+        allowClear
+        placeholder="全部"
+        style={{ width: 120 }}
+        options={[
+          { value: 'true', label: field.label === '发布状态' ? '已发布' : '是' },
+          { value: 'false', label: field.label === '发布状态' ? '未发布' : '否' },
+        ]}
+      />
+    );
+  }
+  if (field.search === 'range') return <DatePicker.RangePicker {...(props as object)} />;
+  return (
+    <div style={{ minWidth: 180 }}>
+      <FieldInput field={field} {...props} />
+    </div>
+  );
+}
+
+/** Reference labels of a table column, from the field's list endpoint. */
+function ReferenceCell({ field, value }: { field: Field; value: unknown }) {
+  const options = useListOptions(field.listEndpoint);
+  const labels = useMemo(() => new Map(options.data?.map((o) => [o.value, o.label])), [options.data]);
+  return <FieldCell field={field} value={value} labels={labels} />;
+}
+
+export function ResourcePage<F extends Fields>({
+  resource,
+  fixedFilters = {},
+  extraColumns = [],
+  rowActions,
+  toolbar,
+  formExtra,
+}: ResourcePageProps<F>) {
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const paths = resourcePaths(resource);
+  const permissions = resourcePermissions(resource);
+  const { can } = usePermission();
+  const canEdit = can([permissions.edit]);
+  const canRemove = can([permissions.remove]);
+  const has = (action: ResourceDef['actions'][number]) => resource.actions.includes(action);
+  const fields = Object.entries(resource.fields) as [string, Field][];
+
+  const [searchForm] = Form.useForm();
+  const [editForm] = Form.useForm();
+  const [query, setQuery] = useState<Query>({ current: 1, size: 10 });
+  const [editing, setEditing] = useState<ResourceRecord | 'new' | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+
+  const page = useQuery({
+    queryKey: [resource.key, 'page', fixedFilters, query],
+    queryFn: () => api.get<Page<ResourceRecord>>(paths.page, cleanPayload({ ...query, ...fixedFilters })),
+    placeholderData: keepPreviousData,
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: [resource.key] });
+  const refreshLists = () => queryClient.invalidateQueries({ queryKey: ['list', paths.list] });
+
+  const save = useMutation({
+    mutationFn: (values: Record<string, unknown>) =>
+      editing === 'new' || editing === null
+        ? api.post<ResourceRecord>(paths.save, { ...values, ...fixedFilters })
+        : api.put<ResourceRecord>(paths.edit, { ...values, id: editing.id }),
+    onSuccess: () => {
+      message.success(editing === 'new' ? `${resource.label}已新建` : `${resource.label}已保存`);
+      setEditing(null);
+      void refresh();
+      void refreshLists();
+    },
+  });
+  const publish = useMutation({
+    mutationFn: (v: { id: number; published: boolean }) => api.put(paths.editPublished, v),
+    onSuccess: (_data, v) => {
+      message.success(v.published ? `${resource.label}已发布` : `${resource.label}已下架`);
+      void refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (ids: number[]) =>
+      ids.length === 1 ? api.deleteById(paths.remove, ids[0]) : api.delete(paths.remove, { ids }),
+    onSuccess: (_data, ids) => {
+      message.success(`已删除 ${ids.length} 条${resource.label}`);
+      setSelected([]);
+      void refresh();
+      void refreshLists();
+    },
+  });
+
+  const search = (values: Record<string, unknown>) => {
+    const filters: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(values)) {
+      const field = resource.fields[key];
+      if (field?.search === 'range') {
+        const { from, to } = dayRangeToIso(value as [Dayjs, Dayjs] | null);
+        Object.assign(filters, { [`${key}From`]: from, [`${key}To`]: to });
+      } else filters[key] = typeof value === 'string' ? value.trim() : value;
+    }
+    setQuery({ current: 1, size: query.size, ...cleanPayload(filters) });
+  };
+
+  const openEditor = (record: ResourceRecord | 'new') => {
+    editForm.resetFields();
+    if (record !== 'new') editForm.setFieldsValue(record);
+    setEditing(record);
+  };
+
+  const columns: TableColumnsType<ResourceRecord> = [
+    ...fields
+      .filter(([, f]) => isListed(f))
+      .map(([key, f]) => ({
+        key,
+        title: f.label,
+        dataIndex: key,
+        sorter: f.sortable,
+        render: (value: unknown, record: ResourceRecord) =>
+          key === 'published' && has('editPublished') ? (
+            <Switch
+              checked={Boolean(value)}
+              disabled={!canEdit}
+              loading={publish.isPending && publish.variables?.id === record.id}
+              checkedChildren="已发布"
+              unCheckedChildren="未发布"
+              aria-label={`发布${resource.label}`}
+              onChange={(published) => publish.mutate({ id: record.id, published })}
+            />
+          ) : f.kind === 'reference' || f.kind === 'references' ? (
+            <ReferenceCell field={f} value={value} />
+          ) : (
+            <FieldCell field={f} value={value} />
+          ),
+      })),
+    ...extraColumns,
+    {
+      key: 'actions',
+      title: '操作',
+      fixed: 'right',
+      width: 160,
+      render: (_: unknown, record: ResourceRecord) => (
+        <Space size={4}>
+          {canEdit && has('edit') && (
+            <Button type="link" size="small" onClick={() => openEditor(record)}>
+              编辑
+            </Button>
+          )}
+          {rowActions?.(record)}
+          {canRemove && has('remove') && (
+            <Popconfirm
+              title={`确定删除该${resource.label}吗？`}
+              description="删除后不可恢复。"
+              okText="删除"
+              cancelText="取消"
+              okButtonProps={{ danger: true }}
+              onConfirm={() => remove.mutateAsync([record.id])}
+            >
+              <Button type="link" size="small" danger>
+                删除
+              </Button>
+            </Popconfirm>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  const onTableChange: TableProps<ResourceRecord>['onChange'] = (pagination, _filters, sorter) => {
+    const s = Array.isArray(sorter) ? sorter[0] : sorter;
+    setQuery((q) => ({
+      ...q,
+      current: pagination.pageSize === q.size ? (pagination.current ?? 1) : 1,
+      size: pagination.pageSize ?? q.size,
+      sortField: s?.order ? String(s.columnKey) : undefined,
+      sortOrder: s?.order ?? undefined,
+    }));
+  };
+
+  const searchable = fields.filter(([, f]) => f.search);
+  const writable = fields.filter(([, f]) => f.form !== false);
+
+  return (
+    <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
+      {searchable.length > 0 && (
+        <Card size="small">
+          <Form
+            form={searchForm}
+            name={`${resource.key}-search`}
+            layout="inline"
+            onFinish={search}
+            className="resource-search"
+          >
+            {searchable.map(([key, f]) => (
+              <Form.Item key={key} name={key} label={f.label}>
+                <SearchInput field={f} />
+              </Form.Item>
+            ))}
+            <Form.Item>
+              <Space>
+                <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+                  查询
+                </Button>
+                <Button
+                  icon={<ReloadOutlined />}
+                  onClick={() => {
+                    searchForm.resetFields();
+                    setQuery({ current: 1, size: query.size });
+                  }}
+                >
+                  重置
+                </Button>
+              </Space>
+            </Form.Item>
+          </Form>
+        </Card>
+      )}
+      <Card size="small">
+        <Space className="resource-toolbar">
+          {canEdit && has('save') && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => openEditor('new')}>
+              新建{resource.label}
+            </Button>
+          )}
+          {canRemove && has('remove') && (
+            <Popconfirm
+              title={`确定删除选中的 ${selected.length} 条${resource.label}吗？`}
+              description="删除后不可恢复。"
+              okText="删除"
+              cancelText="取消"
+              okButtonProps={{ danger: true }}
+              disabled={selected.length === 0}
+              onConfirm={() => remove.mutateAsync(selected)}
+            >
+              <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0}>
+                批量删除
+              </Button>
+            </Popconfirm>
+          )}
+          {toolbar}
+        </Space>
+        <Table<ResourceRecord>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={page.data?.records ?? []}
+          loading={page.isFetching}
+          scroll={{ x: 'max-content' }}
+          onChange={onTableChange}
+          rowSelection={
+            canRemove && has('remove')
+              ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }
+              : undefined
+          }
+          pagination={{
+            current: page.data?.current ?? query.current,
+            pageSize: page.data?.size ?? query.size,
+            total: page.data?.total ?? 0,
+            showSizeChanger: true,
+            showTotal: (total) => `共 ${total} 条`,
+          }}
+        />
+      </Card>
+      <Drawer
+        title={editing === 'new' ? `新建${resource.label}` : `编辑${resource.label}`}
+        open={editing !== null}
+        size={560}
+        destroyOnHidden
+        onClose={() => setEditing(null)}
+        extra={
+          <Space>
+            <Button onClick={() => setEditing(null)}>取消</Button>
+            <Button type="primary" loading={save.isPending} onClick={() => editForm.submit()}>
+              保存
+            </Button>
+          </Space>
+        }
+      >
+        <Form
+          form={editForm}
+          name={`${resource.key}-edit`}
+          layout="vertical"
+          onFinish={(values: Record<string, unknown>) => save.mutate(values)}
+          preserve={false}
+        >
+          {writable.map(([key, f]) => (
+            <Form.Item
+              key={key}
+              name={key}
+              label={f.label}
+              extra={f.help}
+              required={!f.schema.safeParse(undefined).success}
+              rules={[schemaRule(f)]}
+              initialValue={editing === 'new' ? defaultOf(f) : undefined}
+            >
+              <FieldInput field={f} />
+            </Form.Item>
+          ))}
+          {formExtra}
+        </Form>
+      </Drawer>
+    </Space>
+  );
+}
+
+/** The schema's default (e.g. sort 0, published false) for a new record. */
+function defaultOf(field: Field): unknown {
+  const result = field.schema.safeParse(undefined);
+  return result.success ? (result.data ?? undefined) : undefined;
+}
+
+export default ResourcePage;

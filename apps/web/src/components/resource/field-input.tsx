@@ -1,0 +1,164 @@
+/** The form input and the table cell of each field kind, shared by every resource page. */
+import type { ReactNode } from 'react';
+import { DatePicker, Input, InputNumber, Select, Switch, Tag, TimePicker, type FormRule } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import type { Field, ListOption } from '@cowork/contract';
+import { formatTime } from '../../lib/format.ts';
+import { api } from '../../lib/request.ts';
+
+/** Options of a reference field, from its `list` endpoint (cached per endpoint). */
+export function useListOptions(endpoint: string | undefined) {
+  return useQuery({
+    queryKey: ['list', endpoint],
+    queryFn: () => api.get<ListOption[]>(endpoint!),
+    enabled: Boolean(endpoint),
+    staleTime: 60_000,
+  });
+}
+
+function ReferenceSelect({
+  field,
+  ...props
+}: {
+  field: Field;
+  value?: unknown;
+  onChange?: (v: unknown) => void;
+}) {
+  const options = useListOptions(field.listEndpoint);
+  return (
+    <Select
+      {...props}
+      mode={field.kind === 'references' ? 'multiple' : undefined}
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      loading={options.isFetching}
+      placeholder={`请选择${field.label}`}
+      options={options.data?.map((o) => ({ value: o.value, label: o.label }))}
+    />
+  );
+}
+
+const yuan = (fen: unknown) => (typeof fen === 'number' ? `¥${(fen / 100).toFixed(2)}` : '—');
+
+/** The input of one field in the create/edit form (value and onChange come from Form.Item). */
+export function FieldInput({
+  field,
+  ...props
+}: {
+  field: Field;
+  value?: unknown;
+  onChange?: (v: unknown) => void;
+}) {
+  const placeholder = `请输入${field.label}`;
+  switch (field.kind) {
+    case 'textarea':
+    case 'richtext':
+      return (
+        <Input.TextArea
+          {...(props as object)}
+          rows={field.kind === 'richtext' ? 10 : 4}
+          placeholder={placeholder}
+        />
+      );
+    case 'integer':
+      return (
+        <InputNumber
+          {...(props as object)}
+          precision={0}
+          style={{ width: '100%' }}
+          placeholder={placeholder}
+        />
+      );
+    case 'money':
+      // Entered in yuan, stored in fen.
+      return (
+        <InputNumber
+          value={typeof props.value === 'number' ? props.value / 100 : undefined}
+          onChange={(v) => props.onChange?.(typeof v === 'number' ? Math.round(v * 100) : null)}
+          min={0}
+          precision={2}
+          prefix="¥"
+          style={{ width: '100%' }}
+          placeholder={placeholder}
+        />
+      );
+    case 'boolean':
+      return <Switch checked={Boolean(props.value)} onChange={props.onChange} />;
+    case 'enum':
+      return (
+        <Select
+          {...(props as object)}
+          placeholder={`请选择${field.label}`}
+          options={field.options?.map((o) => ({ value: o.value, label: o.label }))}
+        />
+      );
+    case 'date':
+    case 'datetime':
+      return (
+        <DatePicker
+          showTime={field.kind === 'datetime'}
+          style={{ width: '100%' }}
+          value={props.value ? dayjs(props.value as string) : null}
+          onChange={(d) =>
+            props.onChange?.(d ? (field.kind === 'date' ? d.format('YYYY-MM-DD') : d.toISOString()) : null)
+          }
+        />
+      );
+    case 'time':
+      return (
+        <TimePicker
+          format="HH:mm"
+          style={{ width: '100%' }}
+          value={props.value ? dayjs(`2000-01-01 ${props.value as string}`) : null}
+          onChange={(d) => props.onChange?.(d ? d.format('HH:mm') : null)}
+        />
+      );
+    case 'reference':
+    case 'references':
+      return <ReferenceSelect field={field} {...props} />;
+    default:
+      return <Input {...(props as object)} allowClear placeholder={placeholder} />;
+  }
+}
+
+/** The table cell of one field. */
+export function FieldCell({
+  field,
+  value,
+  labels,
+}: {
+  field: Field;
+  value: unknown;
+  labels?: Map<number, string>;
+}): ReactNode {
+  if (value === null || value === undefined || value === '') return '—';
+  switch (field.kind) {
+    case 'money':
+      return yuan(value);
+    case 'boolean':
+      return value ? <Tag color="green">是</Tag> : <Tag>否</Tag>;
+    case 'enum':
+      return field.options?.find((o) => o.value === value)?.label ?? String(value);
+    case 'datetime':
+      return formatTime(value as string);
+    case 'image':
+      return <img src={String(value)} alt={field.label} className="resource-thumb" />;
+    case 'reference':
+      return labels?.get(value as number) ?? `#${String(value)}`;
+    case 'references':
+      return (value as number[]).map((id) => labels?.get(id) ?? `#${id}`).join('、') || '—';
+    default:
+      return String(value);
+  }
+}
+
+/** One antd rule that runs the field's zod schema, so the form says what the server would. */
+export function schemaRule(field: Field): FormRule {
+  return {
+    validator: async (_rule, value: unknown) => {
+      const result = field.schema.safeParse(value === '' ? undefined : value);
+      if (!result.success) throw new Error(result.error.issues[0]?.message ?? `${field.label}不正确`);
+    },
+  };
+}

@@ -1,0 +1,385 @@
+/**
+ * A resource declared once: its fields (Chinese label, zod schema, how it is searched, listed and
+ * edited), its endpoints and its permission codes. The server builds page/detail/save/edit/remove/
+ * edit-published/list from it (apps/server/src/lib/crud.ts); the web builds the search form, table
+ * and edit form from it (apps/web/src/components/resource/ResourcePage.tsx). See docs/resources.md.
+ *
+ * @example
+ *   export const source = defineResource({
+ *     key: 'csr-source', base: `${prefixes.user}/csr-source`, label: '来源', permission: 'system:source',
+ *     fields: { name: field.text('名称', { search: 'like' }), published: field.published() },
+ *   });
+ */
+import { z } from 'zod';
+import { MAX_PAGE_SIZE } from './constants.ts';
+import { messages } from './messages.ts';
+import { emailSchema, phoneSchema } from './validators.ts';
+
+/** How a field is shown and entered. */
+export type FieldKind =
+  | 'text'
+  | 'textarea'
+  | 'richtext'
+  | 'integer'
+  | 'money'
+  | 'boolean'
+  | 'enum'
+  | 'date'
+  | 'datetime'
+  | 'time'
+  | 'image'
+  | 'images'
+  | 'phone'
+  | 'email'
+  | 'reference'
+  | 'references';
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+export interface Field<S extends z.ZodType = z.ZodType> {
+  label: string;
+  kind: FieldKind;
+  /** The value in save/edit bodies, required-ness included. */
+  schema: S;
+  /** Enumeration values with their Chinese labels (kind enum). */
+  options?: readonly Option[];
+  /** Search-form filter: exact match, substring (case-insensitive), or a from–to range. */
+  search?: 'eq' | 'like' | 'range';
+  /** A table column (default true, except for long text, rich text and galleries). */
+  list?: boolean;
+  /** In the create/edit form (default true). False for values the server computes. */
+  form?: boolean;
+  sortable?: boolean;
+  /** Values must be unique (case-insensitive for text): the server answers 409 naming the field. */
+  unique?: boolean;
+  /** Where a reference's options come from: a `GET …/list` endpoint answering `{value,label}[]`. */
+  listEndpoint?: string;
+  /** Hint under the form input. */
+  help?: string;
+  /** Upload constraints of image fields. */
+  upload?: { accept?: string[]; maxSizeKb?: number };
+}
+
+export type Fields = Record<string, Field>;
+
+export type ResourceAction = 'page' | 'detail' | 'save' | 'edit' | 'remove' | 'editPublished' | 'list';
+
+export interface ResourceDef<F extends Fields = Fields> {
+  /** Path segment, e.g. `csr-source`; also the audit log's resource name. */
+  key: string;
+  /** Full path of the resource, e.g. `/api/user/admin/v1/csr-source`. */
+  base: string;
+  /** Chinese name of one record, used in titles and messages (新建来源, 来源不存在). */
+  label: string;
+  /** Permission prefix: `{permission}:view`, `:edit`, `:remove`. */
+  permission: string;
+  fields: F;
+  actions: readonly ResourceAction[];
+  /** The field the `list` endpoint shows as an option's label. */
+  titleField?: keyof F & string;
+  defaultSort?: { field: keyof F & string; order: 'ascend' | 'descend' };
+}
+
+export const allActions: readonly ResourceAction[] = [
+  'page',
+  'detail',
+  'save',
+  'edit',
+  'remove',
+  'editPublished',
+  'list',
+];
+
+export function defineResource<const F extends Fields>(
+  def: Omit<ResourceDef<F>, 'actions'> & { actions?: readonly ResourceAction[] },
+): ResourceDef<F> {
+  return { ...def, actions: def.actions ?? allActions };
+}
+
+// ---- Field builders: the common kinds with their Chinese messages ----
+
+const required = (label: string) => `请填写${label}`;
+const tooLong = (max: number) => `最多 ${max} 个字符，请删减后重试`;
+
+const text = (label: string, options: Partial<Field> & { max?: number; optional?: boolean } = {}) => {
+  const { max = 100, optional, ...rest } = options;
+  const base = z
+    .string({ error: required(label) })
+    .trim()
+    .max(max, tooLong(max));
+  return {
+    label,
+    kind: 'text' as const,
+    schema: optional ? base.nullish() : base.min(1, required(label)),
+    ...rest,
+  } satisfies Field;
+};
+
+export const field = {
+  text,
+  textarea: (label: string, options: Partial<Field> & { max?: number; optional?: boolean } = {}) =>
+    ({ ...text(label, { max: 2000, ...options }), kind: 'textarea' as const, list: false }) satisfies Field,
+  integer: (
+    label: string,
+    options: Partial<Field> & { min?: number; max?: number; optional?: boolean } = {},
+  ) => {
+    const { min = 0, max = 2_147_483_647, optional, ...rest } = options;
+    const base = z.coerce
+      .number({ error: `${label}必须是整数` })
+      .int(`${label}必须是整数`)
+      .min(min, `${label}不能小于 ${min}`)
+      .max(max, `${label}不能大于 ${max}`);
+    return {
+      label,
+      kind: 'integer' as const,
+      schema: optional ? base.nullish() : base,
+      ...rest,
+    } satisfies Field;
+  },
+  /** Sort order: a whole number, smaller first. */
+  sort: () =>
+    ({
+      label: '排序',
+      kind: 'integer' as const,
+      schema: z.coerce
+        .number({ error: '排序必须是整数' })
+        .int('排序必须是整数')
+        .min(0, '排序不能小于 0')
+        .default(0),
+      sortable: true,
+      help: '数字越小越靠前',
+    }) satisfies Field,
+  published: () =>
+    ({
+      label: '发布状态',
+      kind: 'boolean' as const,
+      schema: z.boolean({ error: '发布状态必须是是或否' }).default(false),
+      search: 'eq' as const,
+    }) satisfies Field,
+  enumeration: <const V extends string>(
+    label: string,
+    options: readonly { value: V; label: string }[],
+    extra: Partial<Field> & { optional?: boolean } = {},
+  ) => {
+    const { optional, ...rest } = extra;
+    const values = options.map((o) => o.value) as [V, ...V[]];
+    const base = z.enum(values, { error: `请选择${label}` });
+    return {
+      label,
+      kind: 'enum' as const,
+      options,
+      schema: optional ? base.nullish() : base,
+      search: 'eq' as const,
+      ...rest,
+    } satisfies Field;
+  },
+  phone: (label = '手机号', extra: Partial<Field> & { optional?: boolean } = {}) => {
+    const { optional, ...rest } = extra;
+    const base = phoneSchema;
+    return {
+      label,
+      kind: 'phone' as const,
+      schema: optional ? base.nullish().or(z.literal('').transform(() => null)) : base,
+      ...rest,
+    } satisfies Field;
+  },
+  email: (label = '邮箱', extra: Partial<Field> & { optional?: boolean } = {}) => {
+    const { optional, ...rest } = extra;
+    const base = emailSchema;
+    return {
+      label,
+      kind: 'email' as const,
+      schema: optional ? base.nullish().or(z.literal('').transform(() => null)) : base,
+      ...rest,
+    } satisfies Field;
+  },
+  image: (label: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
+    const { optional = true, ...rest } = extra;
+    const base = z.string({ error: `请上传${label}` }).max(500, tooLong(500));
+    return {
+      label,
+      kind: 'image' as const,
+      schema: optional ? base.nullish() : base.min(1, `请上传${label}`),
+      upload: { accept: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg'], maxSizeKb: 2048 },
+      ...rest,
+    } satisfies Field;
+  },
+  reference: (label: string, listEndpoint: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
+    const { optional, ...rest } = extra;
+    const base = z.coerce
+      .number({ error: `请选择${label}` })
+      .int(`请选择${label}`)
+      .positive(`请选择${label}`);
+    return {
+      label,
+      kind: 'reference' as const,
+      listEndpoint,
+      schema: optional ? base.nullish() : base,
+      search: 'eq' as const,
+      ...rest,
+    } satisfies Field;
+  },
+  references: (label: string, listEndpoint: string, extra: Partial<Field> = {}) =>
+    ({
+      label,
+      kind: 'references' as const,
+      listEndpoint,
+      schema: z.array(z.coerce.number().int().positive(), { error: `请选择${label}` }).default([]),
+      list: false,
+      ...extra,
+    }) satisfies Field,
+};
+
+// ---- Schemas derived from a declaration ----
+
+type SchemaOf<F extends Fields> = { [K in keyof F]: F[K]['schema'] };
+export type RecordOf<F extends Fields> = { id: number; createdAt: string; updatedAt: string } & {
+  [K in keyof F]: z.output<F[K]['schema']>;
+};
+export type CreateOf<F extends Fields> = z.output<z.ZodObject<SchemaOf<F>>>;
+
+const isWritable = (f: Field) => f.form !== false;
+
+/** Body of `save`: every writable field. */
+export function createSchema<F extends Fields>(def: ResourceDef<F>) {
+  const shape = Object.fromEntries(
+    Object.entries(def.fields)
+      .filter(([, f]) => isWritable(f))
+      .map(([k, f]) => [k, f.schema]),
+  );
+  return z.object(shape) as unknown as z.ZodObject<SchemaOf<F>>;
+}
+
+const idSchema = z.coerce
+  .number({ error: '编号必须是正整数' })
+  .int('编号必须是正整数')
+  .positive('编号必须是正整数');
+
+/** Body of `edit`: the id plus any writable fields to change. */
+export function updateSchema<F extends Fields>(def: ResourceDef<F>) {
+  const shape = Object.fromEntries(
+    Object.entries(def.fields)
+      .filter(([, f]) => isWritable(f))
+      .map(([k, f]) => [k, f.schema.optional()]),
+  );
+  return z.object({ id: idSchema, ...shape });
+}
+
+/** Query of `page`: paging, sorting on the sortable fields, and each search field. */
+export function pageQuerySchema<F extends Fields>(def: ResourceDef<F>) {
+  const sortable = [
+    'id',
+    'createdAt',
+    'updatedAt',
+    ...Object.keys(def.fields).filter((k) => def.fields[k].sortable),
+  ];
+  const filters: Record<string, z.ZodType> = {};
+  for (const [key, f] of Object.entries(def.fields)) {
+    if (f.search === 'range') {
+      filters[`${key}From`] = z.string().optional();
+      filters[`${key}To`] = z.string().optional();
+    } else if (f.search && f.kind === 'boolean') {
+      filters[key] = z.enum(['true', 'false'], { error: `${f.label}必须是 true 或 false` }).optional();
+    } else if (f.search && (f.kind === 'reference' || f.kind === 'integer')) {
+      filters[key] = z.coerce
+        .number({ error: `${f.label}必须是数字` })
+        .int()
+        .optional();
+    } else if (f.search && f.kind === 'enum') {
+      const values = f.options!.map((o) => o.value) as [string, ...string[]];
+      filters[key] = z.enum(values, { error: `${f.label}不是可选的值` }).optional();
+    } else if (f.search) {
+      filters[key] = z.string().max(100).optional();
+    }
+  }
+  return z.object({
+    current: z.coerce.number({ error: '页码必须是正整数' }).int().min(1, '页码必须是正整数').default(1),
+    size: z.coerce
+      .number({ error: '每页条数必须是正整数' })
+      .int()
+      .min(1, '每页条数必须是正整数')
+      .max(MAX_PAGE_SIZE, `每页最多 ${MAX_PAGE_SIZE} 条`)
+      .default(10),
+    sortField: z.enum(sortable as [string, ...string[]], { error: '该字段不支持排序' }).optional(),
+    sortOrder: z.enum(['ascend', 'descend'], { error: '排序方向必须是 ascend 或 descend' }).optional(),
+    ...filters,
+  });
+}
+
+/** Body of `edit-published`. */
+export const publishBody = z.object({
+  id: idSchema,
+  published: z.boolean({ error: '发布状态必须是是或否' }),
+});
+
+/** Body of a batch `remove`. */
+export const removeBody = z.object({
+  ids: z.array(idSchema, { error: '请选择要删除的记录' }).min(1, '请选择要删除的记录').max(MAX_PAGE_SIZE),
+});
+
+/** An option of a `list` endpoint. */
+export const listOption = z.object({
+  value: z.number().int(),
+  label: z.string(),
+  published: z.boolean().optional(),
+});
+export type ListOption = z.infer<typeof listOption>;
+
+/** Endpoint paths of a resource (DESIGN.md section 4). */
+export const resourcePaths = (def: Pick<ResourceDef, 'base'>) => ({
+  page: `${def.base}/page`,
+  detail: `${def.base}/detail`,
+  save: `${def.base}/save`,
+  edit: `${def.base}/edit`,
+  remove: `${def.base}/remove`,
+  editPublished: `${def.base}/edit-published`,
+  list: `${def.base}/list`,
+});
+
+export const resourcePermissions = (def: Pick<ResourceDef, 'permission'>) => ({
+  view: `${def.permission}:view`,
+  edit: `${def.permission}:edit`,
+  remove: `${def.permission}:remove`,
+});
+
+/** The Chinese labels of a resource's fields, for messages that name a field. */
+export const labelsOf = (def: { fields: Fields }) =>
+  Object.fromEntries([['id', '编号'], ...Object.entries(def.fields).map(([k, f]) => [k, f.label])]) as Record<
+    string,
+    string
+  >;
+
+export const resourceMessages = {
+  notFound: (def: Pick<ResourceDef, 'label'>) => `该${def.label}不存在或已被删除，请刷新列表后重试`,
+  duplicate: (def: Pick<ResourceDef, 'label'>, label: string) =>
+    `已存在${label}相同的${def.label}，请换一个${label}`,
+  removed: (n: number) => `已删除 ${n} 条记录`,
+  saved: messages.ok,
+};
+
+/** The value a record carries for a field kind in answers (what the server sends back). */
+const outputOf = (f: Field): z.ZodType => {
+  switch (f.kind) {
+    case 'integer':
+    case 'money':
+    case 'reference':
+      return z.number().nullable();
+    case 'boolean':
+      return z.boolean();
+    case 'references':
+      return z.array(z.number());
+    case 'images':
+      return z.array(z.string());
+    default:
+      return z.string().nullable();
+  }
+};
+
+/** A record as `page` and `detail` answer it. */
+export function recordSchema<F extends Fields>(def: ResourceDef<F>) {
+  const shape = Object.fromEntries(Object.entries(def.fields).map(([k, f]) => [k, outputOf(f)]));
+  return z.object({ id: z.number().int(), ...shape, createdAt: z.string(), updatedAt: z.string() });
+}
