@@ -2,6 +2,8 @@
  * Builds the Fastify app (no listen): compilers, error handling, auth, docs, then one module per
  * resource, then the web build. main.ts and the tests call it with their own config and database.
  */
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -16,13 +18,6 @@ import { messages } from '@cowork/contract';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { AppError } from './lib/http.ts';
-import { auditLogRoutes } from './modules/audit-log/routes.ts';
-import { authRoutes } from './modules/auth/routes.ts';
-import { healthRoutes } from './modules/health/routes.ts';
-import { csrSourceRoutes } from './modules/csr-source/routes.ts';
-import { menuIconRoutes } from './modules/menu-icons/routes.ts';
-import { ssoMenuRoutes } from './modules/sso-menu/routes.ts';
-import { ssoUserRoutes } from './modules/sso-user/routes.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerSwagger } from './plugins/swagger.ts';
@@ -45,16 +40,25 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** One entry per resource: adding a resource means adding its module here. */
-const modules: FastifyPluginAsyncZod[] = [
-  healthRoutes,
-  authRoutes,
-  ssoUserRoutes,
-  ssoMenuRoutes,
-  auditLogRoutes,
-  menuIconRoutes,
-  csrSourceRoutes,
-];
+/**
+ * Every folder under modules/ with a routes.ts is one module (its default export is the Fastify
+ * plugin), found at start: adding a resource never means editing a central list.
+ */
+const modulesDir = new URL('./modules/', import.meta.url);
+
+async function loadModules(): Promise<FastifyPluginAsyncZod[]> {
+  const folders = (await readdir(modulesDir, { withFileTypes: true })).filter((d) => d.isDirectory());
+  const found: FastifyPluginAsyncZod[] = [];
+  for (const folder of folders.map((d) => d.name).sort()) {
+    const file = new URL(`${folder}/routes.ts`, modulesDir);
+    if (!existsSync(file)) continue;
+    const module = (await import(file.href)) as { default?: FastifyPluginAsyncZod };
+    if (typeof module.default !== 'function')
+      throw new Error(`modules/${folder}/routes.ts has no default export plugin`);
+    found.push(module.default);
+  }
+  return found;
+}
 
 const SECRET_PARAMS = /([?&](?:password|refresh_token|client_secret|access_token)=)[^&]*/gi;
 
@@ -111,7 +115,7 @@ export async function buildApp({ config, db, logger }: BuildOptions) {
   });
   await registerSwagger(app);
 
-  for (const module of modules) await app.register(module);
+  for (const module of await loadModules()) await app.register(module);
 
   await registerWeb(app, config.webDist);
   return app;

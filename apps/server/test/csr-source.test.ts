@@ -1,4 +1,6 @@
+import { expect, test } from 'vitest';
 import { source } from '@cowork/contract/resources/source';
+import { buildTestApp, demo } from './helper.ts';
 import { resourceSuite } from './resource-suite.ts';
 
 resourceSuite({
@@ -17,4 +19,14 @@ resourceSuite({
     { body: { name: 'x'.repeat(51), code: 'ground' }, field: 'name' },
   ],
   search: { name: '官' },
+});
+
+test('the demo data brings Chinese sources', async () => {
+  const t = await buildTestApp();
+  try {
+    const res = await t.app.inject({ url: `${source.base}/list`, headers: await t.auth(...demo.yunying) });
+    expect(res.json().data.map((o: { label: string }) => o.label)).toContain('微信小程序');
+  } finally {
+    await t.close();
+  }
 });

@@ -109,10 +109,16 @@ export interface TestApp {
 }
 
 export async function buildTestApp(
-  options: { config?: Partial<Config>; seed?: boolean; logger?: FastifyServerOptions['logger'] } = {},
+  options: {
+    config?: Partial<Config>;
+    seed?: boolean;
+    /** False: users, roles and menus only, no resource demo rows. */
+    demoRows?: boolean;
+    logger?: FastifyServerOptions['logger'];
+  } = {},
 ): Promise<TestApp> {
   const handle = await openTestDatabase();
-  if (options.seed !== false) await seedDemo(handle.db);
+  if (options.seed !== false) await seedDemo(handle.db, { withRows: options.demoRows });
   const config = testConfig(options.config);
   const app = await buildApp({ config, db: handle.db, logger: options.logger ?? false });
 

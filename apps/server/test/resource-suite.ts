@@ -47,7 +47,7 @@ export function resourceSuite<F extends Fields>(options: SuiteOptions<F>) {
 
   describe(`${resource.label} (${resource.key}) through the resource mechanism`, () => {
     beforeAll(async () => {
-      t = await buildTestApp();
+      t = await buildTestApp({ demoRows: false });
       admin = await t.auth(...demo.admin);
       await options.setup?.(t);
     });

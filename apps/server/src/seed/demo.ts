@@ -2,7 +2,9 @@
  * Demo data for development and tests (never loaded in production): the menu, three roles and one
  * user for each. main.ts loads it into an empty database and prints demoSignIns.
  */
-import type { Database } from '../db/client.ts';
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import type { Database, Executor } from '../db/client.ts';
 import { ssoUserRoles, ssoUsers } from '../db/schema.ts';
 import { hashPassword } from '../lib/password.ts';
 import { syncMenus } from './menus.ts';
@@ -56,7 +58,42 @@ export const demoSignIns = demoUsers.map((u) => ({
   role: u.role.name,
 }));
 
-export async function seedDemo(db: Database) {
+/** Demo rows of one resource, written inside the seeding transaction. */
+export type DemoSeed = (tx: Executor) => Promise<void>;
+
+/**
+ * Every module with a demo.ts (default export: a DemoSeed) brings its own demo rows, found like
+ * its routes, in folder order; a module whose rows reference another's names that folder in `after`.
+ */
+async function moduleSeeds(): Promise<DemoSeed[]> {
+  const dir = new URL('../modules/', import.meta.url);
+  const folders = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory());
+  const seeds: { name: string; after: string[]; seed: DemoSeed }[] = [];
+  for (const name of folders.map((d) => d.name).sort()) {
+    const file = new URL(`${name}/demo.ts`, dir);
+    if (!existsSync(file)) continue;
+    const module = (await import(file.href)) as { default: DemoSeed; after?: string[] };
+    seeds.push({ name, after: module.after ?? [], seed: module.default });
+  }
+  // Dependencies first (a plain topological order; the graph is small and acyclic).
+  const ordered: typeof seeds = [];
+  const visit = (entry: (typeof seeds)[number], path: string[] = []) => {
+    if (ordered.includes(entry)) return;
+    if (path.includes(entry.name))
+      throw new Error(`demo seeds depend on each other: ${[...path, entry.name].join(' → ')}`);
+    for (const dep of entry.after) {
+      const target = seeds.find((s) => s.name === dep);
+      if (target) visit(target, [...path, entry.name]);
+    }
+    ordered.push(entry);
+  };
+  seeds.forEach((entry) => visit(entry));
+  return ordered.map((entry) => entry.seed);
+}
+
+/** `withRows: false` loads only users, roles and menus (tests that start from empty resources). */
+export async function seedDemo(db: Database, options: { withRows?: boolean } = {}) {
+  const seeds = options.withRows === false ? [] : await moduleSeeds();
   const hashes = await Promise.all(demoUsers.map((u) => hashPassword(u.password)));
   await db.transaction(async (tx) => {
     await syncMenus(tx);
@@ -74,6 +111,7 @@ export async function seedDemo(db: Database) {
         .returning({ id: ssoUsers.id });
       await tx.insert(ssoUserRoles).values({ userId: row.id, roleId: roleIds.get(user.role.code)! });
     }
+    for (const seed of seeds) await seed(tx);
   });
 }
 

@@ -79,3 +79,5 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+export default auditLogRoutes;

@@ -230,3 +230,5 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(endpoints.logout, logout, logoutHandler);
   app.post(endpoints.logout, logout, logoutHandler);
 };
+
+export default authRoutes;

@@ -4,3 +4,5 @@ import { csrSources } from '../../db/schema.ts';
 import { crudModule } from '../../lib/crud.ts';
 
 export const csrSourceRoutes = crudModule({ resource: source, table: csrSources });
+
+export default csrSourceRoutes;

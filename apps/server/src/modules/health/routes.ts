@@ -44,3 +44,5 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+export default healthRoutes;

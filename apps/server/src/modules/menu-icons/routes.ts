@@ -34,3 +34,5 @@ export const menuIconRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+export default menuIconRoutes;

@@ -20,3 +20,5 @@ export const ssoMenuRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ok(await userMenuTree(app.db, currentUser(request))),
   );
 };
+
+export default ssoMenuRoutes;

@@ -65,3 +65,5 @@ export const ssoUserRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+export default ssoUserRoutes;
