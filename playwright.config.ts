@@ -8,8 +8,8 @@ import { join } from 'node:path';
  * serving the built console, each run on fresh embedded databases loaded with the demo data.
  * A second server with a 4-second access token proves the transparent 424 refresh.
  */
-export const PORT = 3199;
-export const SHORT_TOKEN_PORT = 3198;
+export const PORT = Number(process.env.E2E_PORT ?? 3199);
+export const SHORT_TOKEN_PORT = PORT - 1;
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'cowork-e2e-'));
 const dataDir = process.env.E2E_DATA_DIR;
 
