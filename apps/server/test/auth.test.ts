@@ -43,6 +43,7 @@ describe('password grant', () => {
       nickname: '系统管理员',
       email: 'admin@cowork.example',
       roles: ['super_admin'],
+      roleNames: ['超级管理员'],
       permissions: ['*'],
     });
     expect((await userInfo(body.access_token)).statusCode).toBe(200);

@@ -39,6 +39,7 @@ describe('user-info', () => {
       nickname: '运营专员',
       avatar: null,
       roles: ['operation'],
+      roleNames: ['运营'],
     });
     expect(body.data.permissions).toContain('product:member:view');
     expect(body.data.permissions).not.toContain(AUDIT_LOG_PERMISSION);

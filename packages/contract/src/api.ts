@@ -1,7 +1,7 @@
 /** The zod schemas of the shell and auth payloads (spec point 7, DESIGN.md 4-5). */
 import { z } from 'zod';
 import type { MenuItem } from './endpoints.ts';
-import { newPasswordSchema } from './validators.ts';
+import { emailSchema, newPasswordSchema } from './validators.ts';
 
 /** User info as the console reads it (spec point 3), plus what the permission gate needs. */
 export const userInfo = z.object({
@@ -11,6 +11,8 @@ export const userInfo = z.object({
   email: z.string().nullable(),
   avatar: z.string().nullable(),
   roles: z.array(z.string()),
+  /** Chinese names of the roles, in the same order. */
+  roleNames: z.array(z.string()),
   permissions: z.array(z.string()),
 });
 export type UserInfo = z.infer<typeof userInfo>;
@@ -71,3 +73,15 @@ export const auditLogQuery = z.object({
   to: z.string().optional(),
 });
 export type AuditLogQuery = z.infer<typeof auditLogQuery>;
+
+/** The signed-in user's own profile (个人中心): what one may change about oneself. */
+export const profileEdit = z.object({
+  nickname: z
+    .string({ error: '请填写昵称' })
+    .trim()
+    .min(1, '请填写昵称')
+    .max(30, '昵称最多 30 个字符，请删减后重试'),
+  email: emailSchema.nullish().or(z.literal('').transform(() => null)),
+  avatar: z.string().max(500, '头像地址过长，请重新上传').nullish(),
+});
+export type ProfileEdit = z.infer<typeof profileEdit>;

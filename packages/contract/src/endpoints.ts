@@ -36,6 +36,8 @@ export const endpoints = {
   token: '/api/auth/oauth/token',
   logout: '/api/auth/oauth/logout',
   userInfo: `${prefixes.user}/sso-user/user-info`,
+  /** PUT: the signed-in user's own nickname, email and avatar. */
+  profileEdit: `${prefixes.user}/sso-user/profile`,
   userEditPassword: `${prefixes.user}/sso-user/edit-password`,
   menuUserTree: `${prefixes.user}/sso-menu/user-tree`,
   auditLogPage: `${prefixes.user}/audit-log/page`,

@@ -15,7 +15,8 @@ function renderAs(permissions: string[], ui: React.ReactNode) {
     nickname: '运营专员',
     email: null,
     avatar: null,
-    roles: ['运营'],
+    roles: ['operation'],
+    roleNames: ['运营'],
     permissions,
   };
   client.setQueryData(queryKeys.userInfo, user);

@@ -83,6 +83,8 @@ export interface AuthUser {
   status: UserStatus;
   roleIds: number[];
   roleCodes: string[];
+  /** Chinese role names, in the order of roleCodes. */
+  roleNames: string[];
   permissions: string[];
 }
 
@@ -99,17 +101,21 @@ export interface Session {
 interface RoleRow {
   roleId: number | null;
   roleCode: string | null;
+  roleName: string | null;
   rolePermissions: string[] | null;
 }
 
 /** A user's permission codes are the union of their roles' codes. */
 function rolesOf(rows: RoleRow[]) {
-  const roles = rows.filter((r): r is { roleId: number; roleCode: string; rolePermissions: string[] } =>
-    Boolean(r.roleId),
-  );
+  const roles = rows
+    .filter((r): r is { roleId: number; roleCode: string; roleName: string; rolePermissions: string[] } =>
+      Boolean(r.roleId),
+    )
+    .sort((a, b) => a.roleCode.localeCompare(b.roleCode));
   return {
     roleIds: roles.map((r) => r.roleId),
-    roleCodes: roles.map((r) => r.roleCode).sort(),
+    roleCodes: roles.map((r) => r.roleCode),
+    roleNames: roles.map((r) => r.roleName),
     permissions: [...new Set(roles.flatMap((r) => r.rolePermissions))].sort(),
   };
 }
@@ -132,6 +138,7 @@ export async function findSession(db: Database, rawToken: string): Promise<Sessi
       status: ssoUsers.status,
       roleId: ssoRoles.id,
       roleCode: ssoRoles.code,
+      roleName: ssoRoles.name,
       rolePermissions: ssoRoles.permissions,
     })
     .from(authTokens)
@@ -172,6 +179,7 @@ export async function loadAuthUser(db: Executor, userId: number): Promise<AuthUs
       status: ssoUsers.status,
       roleId: ssoRoles.id,
       roleCode: ssoRoles.code,
+      roleName: ssoRoles.name,
       rolePermissions: ssoRoles.permissions,
     })
     .from(ssoUsers)
@@ -199,5 +207,6 @@ export const toUserInfo = (user: AuthUser): UserInfo => ({
   email: user.email,
   avatar: user.avatar,
   roles: user.roleCodes,
+  roleNames: user.roleNames,
   permissions: user.permissions,
 });
