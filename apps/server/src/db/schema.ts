@@ -214,3 +214,140 @@ export const csrSources = pgTable(
     uniqueIndex('csr_sources_code_key').on(sql`lower(${t.code})`),
   ],
 );
+
+/** Files uploaded through oss/upload; the bytes live in the storage driver under `key`. */
+export const uploadedFiles = pgTable(
+  'uploaded_files',
+  {
+    id: serial('id').primaryKey(),
+    /** Storage key: `YYYYMMDD/{random id}.{checked extension}`, served at /file/uploads/{key}. */
+    key: text('key').notNull(),
+    /** The name on the uploader's computer, for display only. */
+    originalName: text('original_name').notNull(),
+    /** Found from the content, not taken from the client. */
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    uploadedBy: integer('uploaded_by').references(() => ssoUsers.id, { onDelete: 'set null' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('uploaded_files_key_key').on(t.key),
+    index('uploaded_files_uploaded_by_idx').on(t.uploadedBy),
+    check('uploaded_files_size_check', sql`${t.sizeBytes} >= 0`),
+  ],
+);
+
+/** 设施配置 (building-bright-points): highlights and facilities a building shows; names unique per kind. */
+export const brightPointKinds = ['highlight', 'facility'] as const;
+export const buildingBrightPoints = pgTable(
+  'building_bright_points',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind', { enum: brightPointKinds }).notNull(),
+    name: text('name').notNull(),
+    iconUrl: text('icon_url'),
+    sort: integer('sort').notNull().default(0),
+    published: boolean('published').notNull().default(false),
+    ...authored(),
+  },
+  (t) => [
+    uniqueIndex('building_bright_points_kind_name_key').on(t.kind, sql`lower(${t.name})`),
+    index('building_bright_points_kind_sort_idx').on(t.kind, t.sort),
+    check('building_bright_points_kind_check', sql`${t.kind} in ('highlight', 'facility')`),
+  ],
+);
+
+/** 数据字典 (dict): codes are lower case (checked on write), so a plain unique key serves items' references. */
+export const dicts = pgTable(
+  'dicts',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    ...authored(),
+  },
+  (t) => [
+    uniqueIndex('dicts_code_key').on(t.code),
+    check('dicts_code_check', sql`${t.code} ~ '^[a-z][a-z0-9_]{1,49}$'`),
+  ],
+);
+
+/** 字典项: values unique within their dict; a dict's code change follows to its items. */
+export const dictItems = pgTable(
+  'dict_items',
+  {
+    id: serial('id').primaryKey(),
+    dictCode: text('dict_code')
+      .notNull()
+      .references(() => dicts.code, { onUpdate: 'cascade', onDelete: 'restrict' }),
+    label: text('label').notNull(),
+    value: text('value').notNull(),
+    sort: integer('sort').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    ...authored(),
+  },
+  (t) => [
+    uniqueIndex('dict_items_dict_value_key').on(t.dictCode, sql`lower(${t.value})`),
+    index('dict_items_dict_sort_idx').on(t.dictCode, t.sort),
+  ],
+);
+
+/** 机场三字码 (airport-code). */
+export const airportCodes = pgTable(
+  'airport_codes',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    city: text('city').notNull(),
+    airportName: text('airport_name').notNull(),
+    ...authored(),
+  },
+  (t) => [
+    uniqueIndex('airport_codes_code_key').on(sql`lower(${t.code})`),
+    check('airport_codes_code_check', sql`${t.code} ~ '^[A-Z]{3}$'`),
+  ],
+);
+
+/** 行为项配置 (building-rule). */
+export const buildingRules = pgTable(
+  'building_rules',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    iconUrl: text('icon_url'),
+    description: text('description'),
+    sort: integer('sort').notNull().default(0),
+    published: boolean('published').notNull().default(false),
+    ...authored(),
+  },
+  (t) => [uniqueIndex('building_rules_name_key').on(sql`lower(${t.name})`)],
+);
+
+/** 会员 (user): members sign up in the member app; staff read and correct them here. */
+export const members = pgTable(
+  'members',
+  {
+    id: serial('id').primaryKey(),
+    /** Mainland mobile number, the member's sign-in; unique. */
+    phone: text('phone').notNull(),
+    nickname: text('nickname').notNull().default(''),
+    avatar: text('avatar'),
+    realName: text('real_name'),
+    /** Full 18-character resident ID number; answers mask it unless the caller may edit members. */
+    idCardNo: text('id_card_no'),
+    companyName: text('company_name'),
+    /** Where the member came from; a source still used by members cannot be deleted. */
+    sourceId: integer('source_id').references(() => csrSources.id, { onDelete: 'restrict' }),
+    status: text('status', { enum: userStatuses }).notNull().default('enabled'),
+    registeredAt: timestamptz('registered_at').notNull().defaultNow(),
+    ...authored(),
+  },
+  (t) => [
+    uniqueIndex('members_phone_key').on(t.phone),
+    index('members_source_idx').on(t.sourceId),
+    index('members_registered_at_idx').on(t.registeredAt),
+    check('members_status_check', sql`${t.status} in ('enabled', 'disabled')`),
+  ],
+);
