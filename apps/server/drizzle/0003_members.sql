@@ -80,6 +80,7 @@ CREATE TABLE "members" (
 	CONSTRAINT "members_status_check" CHECK ("members"."status" in ('enabled', 'disabled'))
 );
 --> statement-breakpoint
+CREATE UNIQUE INDEX "dicts_code_key" ON "dicts" USING btree ("code");--> statement-breakpoint
 ALTER TABLE "dict_items" ADD CONSTRAINT "dict_items_dict_code_dicts_code_fk" FOREIGN KEY ("dict_code") REFERENCES "public"."dicts"("code") ON DELETE restrict ON UPDATE cascade;--> statement-breakpoint
 ALTER TABLE "members" ADD CONSTRAINT "members_source_id_csr_sources_id_fk" FOREIGN KEY ("source_id") REFERENCES "public"."csr_sources"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "airport_codes_code_key" ON "airport_codes" USING btree (lower("code"));--> statement-breakpoint
@@ -88,7 +89,6 @@ CREATE INDEX "building_bright_points_kind_sort_idx" ON "building_bright_points" 
 CREATE UNIQUE INDEX "building_rules_name_key" ON "building_rules" USING btree (lower("name"));--> statement-breakpoint
 CREATE UNIQUE INDEX "dict_items_dict_value_key" ON "dict_items" USING btree ("dict_code",lower("value"));--> statement-breakpoint
 CREATE INDEX "dict_items_dict_sort_idx" ON "dict_items" USING btree ("dict_code","sort");--> statement-breakpoint
-CREATE UNIQUE INDEX "dicts_code_key" ON "dicts" USING btree ("code");--> statement-breakpoint
 CREATE UNIQUE INDEX "members_phone_key" ON "members" USING btree ("phone");--> statement-breakpoint
 CREATE INDEX "members_source_idx" ON "members" USING btree ("source_id");--> statement-breakpoint
 CREATE INDEX "members_registered_at_idx" ON "members" USING btree ("registered_at");
