@@ -403,3 +403,13 @@ export const csrAgreements = pgTable(
     check('csr_agreements_type_check', sql`${t.type} in ('privacy', 'user', 'service')`),
   ],
 );
+
+/**
+ * Seeded menus staff removed or re-addressed, by their seed key (`group /system`,
+ * `page /system/source`, `action system:source:view`): the start-up menu sync never brings them back.
+ */
+export const ssoMenuRemovals = pgTable('sso_menu_removals', {
+  seedKey: text('seed_key').primaryKey(),
+  removedAt: timestamptz('removed_at').notNull().defaultNow(),
+  removedBy: integer('removed_by'),
+});
