@@ -125,8 +125,10 @@ export function resourceSuite<F extends Fields>(options: SuiteOptions<F>) {
       test('edit-published toggles and the list endpoint follows', async () => {
         const on = await call<Row>('PUT', paths.editPublished, { id: created[0].id, published: true });
         expect(on.body.data.published).toBe(true);
-        const published = await call<{ value: number }[]>('GET', `${paths.list}?published=true`);
-        expect(published.body.data.map((o) => o.value)).toContain(created[0].id);
+        if (has('list')) {
+          const published = await call<{ value: number }[]>('GET', `${paths.list}?published=true`);
+          expect(published.body.data.map((o) => o.value)).toContain(created[0].id);
+        }
         const off = await call<Row>('PUT', paths.editPublished, { id: created[0].id, published: false });
         expect(off.body.data.published).toBe(false);
         expect((await call('PUT', paths.editPublished, { id: created[0].id, published: 'yes' })).status).toBe(

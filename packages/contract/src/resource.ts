@@ -207,6 +207,34 @@ export const field = {
       ...rest,
     } satisfies Field;
   },
+  /** A moment (ISO 8601 with offset, or Z); parsed to a Date for the database. */
+  datetime: (label: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
+    const { optional, ...rest } = extra;
+    const base = z.iso
+      .datetime({ offset: true, error: `${label}格式不正确，请选择日期和时间` })
+      .transform((value) => new Date(value));
+    return {
+      label,
+      kind: 'datetime' as const,
+      schema: optional ? base.nullish().or(z.literal('').transform(() => null)) : base,
+      ...rest,
+    } satisfies Field;
+  },
+  /**
+   * Rich text (HTML). The server keeps only what `richTextPolicy` allows before storing it
+   * (apps/server/src/lib/sanitize-html.ts); the console's editor previews the same policy.
+   */
+  richtext: (label: string, extra: Partial<Field> & { max?: number; optional?: boolean } = {}) => {
+    const { max = 100_000, optional, ...rest } = extra;
+    const base = z.string({ error: required(label) }).max(max, tooLong(max));
+    return {
+      label,
+      kind: 'richtext' as const,
+      schema: optional ? base.nullish() : base.trim().min(1, required(label)),
+      list: false,
+      ...rest,
+    } satisfies Field;
+  },
   reference: (label: string, listEndpoint: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
     const { optional, ...rest } = extra;
     const base = z.coerce
@@ -232,6 +260,57 @@ export const field = {
       ...extra,
     }) satisfies Field,
 };
+
+/**
+ * What rich text may contain: these tags, these attributes per tag, and links and images only
+ * with these URL schemes (or relative paths). Everything else (script, style, iframe, on* handlers,
+ * javascript: URLs, inline styles) is removed.
+ */
+export const richTextPolicy = {
+  tags: [
+    'p',
+    'br',
+    'hr',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
+    'sub',
+    'sup',
+    'blockquote',
+    'pre',
+    'code',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'img',
+    'span',
+    'div',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+  ],
+  attributes: {
+    a: ['href', 'title'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    th: ['colspan', 'rowspan'],
+    td: ['colspan', 'rowspan'],
+  } as Record<string, string[]>,
+  /** URL schemes allowed in href and src. */
+  schemes: { a: ['http', 'https', 'mailto', 'tel'], img: ['http', 'https'] } as Record<string, string[]>,
+} as const;
 
 // ---- Schemas derived from a declaration ----
 

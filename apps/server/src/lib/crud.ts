@@ -31,6 +31,7 @@ import {
 import type { Executor } from '../db/client.ts';
 import { audit } from './audit.ts';
 import { badRequest, conflict, envelope, notFound, ok, pageOf } from './http.ts';
+import { hasRichContent, sanitizeRichText } from './sanitize-html.ts';
 import { parseTimeBound, toIso } from './time.ts';
 
 type Row = Record<string, unknown> & { id: number };
@@ -63,6 +64,11 @@ export interface CrudOptions<F extends Fields> {
   present?: (row: Row, request: FastifyRequest) => Row;
   /** Runs after a write in the same transaction (child rows, derived data). */
   afterWrite?: (record: Row, values: Values, context: WriteContext) => Promise<void>;
+  /**
+   * Runs in edit-published's transaction before the record is changed (e.g. unpublishing the
+   * other versions when only one may be published).
+   */
+  beforePublish?: (record: Row, published: boolean, context: WriteContext) => Promise<void>;
   /** Extra page filters beyond the declared search fields. */
   where?: (request: FastifyRequest) => SQL | undefined;
 }
@@ -245,9 +251,24 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
       );
     }
 
+    /** Rich text keeps only what the policy allows; a required one left empty by it is a 400. */
+    const cleanRichText = (values: Values) => {
+      for (const [key, f] of Object.entries(resource.fields)) {
+        const value = values[key];
+        if (f.kind !== 'richtext' || typeof value !== 'string') continue;
+        const clean = sanitizeRichText(value);
+        const required = !f.schema.safeParse(undefined).success;
+        if (!hasRichContent(clean)) {
+          if (required) throw badRequest(`请填写${f.label}（只含脚本或不允许的标签的内容不会保存）`);
+          values[key] = null;
+        } else values[key] = clean;
+      }
+    };
+
     const write = async (request: FastifyRequest, values: Values, existing?: Row) =>
       app.db.transaction(async (tx) => {
         const context: WriteContext = { request, tx, existing };
+        cleanRichText(values);
         const prepared = options.prepare ? await options.prepare(values, context) : values;
         await checkUnique(tx, prepared, existing?.id);
         const by = request.user?.id ?? null;
@@ -331,6 +352,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
           return ok(
             await app.db.transaction(async (tx) => {
               const existing = await load(tx, id);
+              await options.beforePublish?.(existing, published, { request, tx, existing });
               const [saved] = (await tx
                 .update(table)
                 .set({ published, updatedAt: new Date(), updatedBy: request.user?.id ?? null } as Values)

@@ -1,0 +1,35 @@
+/**
+ * 轮播图 / 案例新闻: the declaration's CRUD plus the checks between fields: the display window
+ * must end after it starts, a banner carries no article, a news item needs an article or a link.
+ * Rich text is sanitized by lib/crud.ts before these checks run.
+ */
+import { banner } from '@cowork/contract/resources/banner';
+import { banners } from '../../db/schema.ts';
+import { crudModule } from '../../lib/crud.ts';
+import { badRequest } from '../../lib/http.ts';
+
+const merged = (key: string, values: Record<string, unknown>, existing?: Record<string, unknown>) =>
+  values[key] !== undefined ? values[key] : existing?.[key];
+
+export const bannerRoutes = crudModule({
+  resource: banner,
+  table: banners,
+  prepare: (values, { existing }) => {
+    const startAt = merged('startAt', values, existing) as Date | null | undefined;
+    const endAt = merged('endAt', values, existing) as Date | null | undefined;
+    if (startAt && endAt && endAt.getTime() <= startAt.getTime()) {
+      throw badRequest('结束时间须晚于开始时间，请重新选择结束时间');
+    }
+    const type = merged('type', values, existing);
+    const content = merged('content', values, existing);
+    if (type === 'banner' && content) {
+      throw badRequest('正文只用于案例新闻：轮播图请清空正文，用跳转链接指向详情');
+    }
+    if (type === 'news' && !content && !merged('linkUrl', values, existing)) {
+      throw badRequest('请填写正文，或填写跳转链接指向外部文章');
+    }
+    return values;
+  },
+});
+
+export default bannerRoutes;

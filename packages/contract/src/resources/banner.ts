@@ -1,0 +1,75 @@
+/**
+ * 轮播图 and 案例新闻 (banner): one resource, two menus. `/system/banner` manages type `banner`,
+ * `/system/news` type `news`; both pages are one component passing the type as a fixed filter.
+ * A record is shown to members while published and inside its optional startAt–endAt window.
+ */
+import { z } from 'zod';
+import { prefixes } from '../endpoints.ts';
+import { defineResource, field } from '../resource.ts';
+
+export const bannerTypes = [
+  { value: 'banner', label: '轮播图' },
+  { value: 'news', label: '案例新闻' },
+] as const;
+export type BannerType = (typeof bannerTypes)[number]['value'];
+
+/** The type each menu route manages. */
+export const bannerTypeOfPath: Record<string, BannerType> = {
+  '/system/banner': 'banner',
+  '/system/news': 'news',
+};
+
+/** An absolute http(s) address, or a path inside the app (`/pages/…`), never `//host` or a script. */
+export const LINK_URL_PATTERN = /^(https?:\/\/[^\s/?#]+[^\s]*|\/(?!\/)[^\s]*)$/i;
+
+export const banner = defineResource({
+  key: 'banner',
+  base: `${prefixes.basic}/banner`,
+  label: '轮播图',
+  // Both types share one permission: route access checks a single code before the type is known.
+  permission: 'system:banner',
+  actions: ['page', 'detail', 'save', 'edit', 'remove', 'editPublished'],
+  fields: {
+    type: field.enumeration('类型', bannerTypes),
+    title: field.text('标题', { max: 100, search: 'like' }),
+    imageUrl: field.image('图片', { optional: false, help: '建议尺寸 750×340，不超过 2 MB' }),
+    linkUrl: {
+      ...field.text('跳转链接', { max: 500, optional: true }),
+      schema: z
+        .string({ error: '跳转链接须是文字' })
+        .trim()
+        .max(500, '跳转链接最多 500 个字符，请删减后重试')
+        .regex(LINK_URL_PATTERN, '跳转链接须以 http://、https:// 或 / 开头，且不含空格')
+        .nullish()
+        .or(z.literal('').transform(() => null)),
+      help: '网址（https://…）或小程序内页面路径（/pages/…），可不填',
+      list: false,
+    },
+    summary: field.textarea('摘要', { max: 300, optional: true }),
+    content: field.richtext('正文', { optional: true, help: '案例新闻的正文；保存时只保留安全的排版标签' }),
+    sort: field.sort(),
+    published: field.published(),
+    startAt: field.datetime('开始时间', { optional: true, sortable: true, help: '不填则发布后立即展示' }),
+    endAt: field.datetime('结束时间', { optional: true, help: '不填则一直展示；须晚于开始时间' }),
+  },
+  titleField: 'title',
+  defaultSort: { field: 'sort', order: 'ascend' },
+});
+
+export type ScheduleState = 'pending' | 'showing' | 'ended';
+export const scheduleStateLabels: Record<ScheduleState, string> = {
+  pending: '未开始',
+  showing: '展示中',
+  ended: '已结束',
+};
+
+/** Where a record stands against its display window at `now` (no bound means open on that side). */
+export function scheduleState(
+  startAt: string | Date | null | undefined,
+  endAt: string | Date | null | undefined,
+  now: Date = new Date(),
+): ScheduleState {
+  if (startAt && new Date(startAt).getTime() > now.getTime()) return 'pending';
+  if (endAt && new Date(endAt).getTime() <= now.getTime()) return 'ended';
+  return 'showing';
+}
