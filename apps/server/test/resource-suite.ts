@@ -107,7 +107,9 @@ export function resourceSuite<F extends Fields>(options: SuiteOptions<F>) {
       test(`a duplicate ${key} is a 409 naming ${f.label}`, async () => {
         // Saving the first sample again clashes; editing the second to hold this one value names the field.
         expect((await call('POST', paths.save, samples[0])).status).toBe(409);
-        const edit = await call('PUT', paths.edit, { id: created[1].id, [key]: samples[0][key] });
+        // A value unique within a scope (uniqueWithin) clashes only in the first sample's scope.
+        const scope = f.uniqueWithin ? { [f.uniqueWithin]: samples[0][f.uniqueWithin] } : {};
+        const edit = await call('PUT', paths.edit, { id: created[1].id, [key]: samples[0][key], ...scope });
         expect(edit.status).toBe(409);
         expect(edit.body.msg).toContain(f.label);
       });

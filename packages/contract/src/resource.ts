@@ -55,6 +55,8 @@ export interface Field<S extends z.ZodType = z.ZodType> {
   sortable?: boolean;
   /** Values must be unique (case-insensitive for text): the server answers 409 naming the field. */
   unique?: boolean;
+  /** With `unique`: unique only among records holding the same value of this other field (e.g. `kind`). */
+  uniqueWithin?: string;
   /** Where a reference's options come from: a `GET …/list` endpoint answering `{value,label}[]`. */
   listEndpoint?: string;
   /** Hint under the form input. */
@@ -435,6 +437,8 @@ export const resourceMessages = {
   notFound: (def: Pick<ResourceDef, 'label'>) => `该${def.label}不存在或已被删除，请刷新列表后重试`,
   duplicate: (def: Pick<ResourceDef, 'label'>, label: string) =>
     `已存在${label}相同的${def.label}，请换一个${label}`,
+  duplicateWithin: (def: Pick<ResourceDef, 'label'>, label: string, scopeLabel: string) =>
+    `同一${scopeLabel}下已存在${label}相同的${def.label}，请换一个${label}`,
   removed: (n: number) => `已删除 ${n} 条记录`,
   saved: messages.ok,
 };

@@ -69,6 +69,11 @@ export interface CrudOptions<F extends Fields> {
    * other versions when only one may be published).
    */
   beforePublish?: (record: Row, published: boolean, context: WriteContext) => Promise<void>;
+  /**
+   * Runs in the removal's transaction after the in-use checks, before the rows are deleted
+   * (child rows that go with a record, each audited).
+   */
+  beforeRemove?: (rows: Row[], context: { request: FastifyRequest; tx: Executor }) => Promise<void>;
   /** Extra page filters beyond the declared search fields. */
   where?: (request: FastifyRequest) => SQL | undefined;
 }
@@ -104,19 +109,42 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
     return row as Row;
   }
 
-  /** 409 naming the field when another record already holds a unique value. */
-  async function checkUnique(tx: Executor, values: Values, exceptId?: number) {
+  /**
+   * 409 naming the field when another record already holds a unique value (within the same value
+   * of `uniqueWithin`, when declared: an edit moving a record to another scope is checked too).
+   */
+  async function checkUnique(tx: Executor, values: Values, existing?: Row) {
     for (const [key, f] of Object.entries(resource.fields)) {
-      const value = values[key];
-      if (!f.unique || value === undefined || value === null || value === '') continue;
+      if (!f.unique) continue;
+      const scope = f.uniqueWithin;
+      if (values[key] === undefined && (!scope || values[scope] === undefined)) continue;
+      const value = values[key] !== undefined ? values[key] : existing?.[key];
+      if (value === undefined || value === null || value === '') continue;
       const column = columns[key];
-      const same = typeof value === 'string' ? sql`lower(${column}) = lower(${value})` : eq(column, value);
+      const conditions: SQL[] = [
+        typeof value === 'string' ? sql`lower(${column}) = lower(${value})` : eq(column, value),
+      ];
+      if (scope) {
+        const scopeValue = values[scope] !== undefined ? values[scope] : existing?.[scope];
+        conditions.push(
+          scopeValue === null || scopeValue === undefined
+            ? sql`${columns[scope]} is null`
+            : eq(columns[scope], scopeValue),
+        );
+      }
+      if (existing) conditions.push(ne(table.id, existing.id));
       const [clash] = await tx
         .select({ id: table.id })
         .from(table)
-        .where(exceptId === undefined ? same : and(same, ne(table.id, exceptId)))
+        .where(and(...conditions))
         .limit(1);
-      if (clash) throw conflict(resourceMessages.duplicate(resource, f.label));
+      if (clash) {
+        throw conflict(
+          scope
+            ? resourceMessages.duplicateWithin(resource, f.label, labels[scope] ?? scope)
+            : resourceMessages.duplicate(resource, f.label),
+        );
+      }
     }
   }
 
@@ -270,7 +298,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
         const context: WriteContext = { request, tx, existing };
         cleanRichText(values);
         const prepared = options.prepare ? await options.prepare(values, context) : values;
-        await checkUnique(tx, prepared, existing?.id);
+        await checkUnique(tx, prepared, existing);
         const by = request.user?.id ?? null;
         const [saved] = (
           existing
@@ -385,6 +413,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
             const reason = await options.inUse?.(row.id, tx);
             if (reason) throw conflict(reason);
           }
+          await options.beforeRemove?.(rows, { request, tx });
           await tx.delete(table).where(inArray(table.id, ids));
           for (const row of rows) {
             await audit(
