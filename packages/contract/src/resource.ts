@@ -31,6 +31,7 @@ export type FieldKind =
   | 'images'
   | 'phone'
   | 'email'
+  | 'password'
   | 'reference'
   | 'references';
 
@@ -55,6 +56,10 @@ export interface Field<S extends z.ZodType = z.ZodType> {
   sortable?: boolean;
   /** Values must be unique (case-insensitive for text): the server answers 409 naming the field. */
   unique?: boolean;
+  /** Entered when creating only (a username, an initial password): not in edit bodies nor the edit form. */
+  createOnly?: boolean;
+  /** Accepted in bodies but never answered nor listed (an initial password). */
+  writeOnly?: boolean;
   /** With `unique`: unique only among records holding the same value of this other field (e.g. `kind`). */
   uniqueWithin?: string;
   /** Where a reference's options come from: a `GET …/list` endpoint answering `{value,label}[]`. */
@@ -339,12 +344,16 @@ const idSchema = z.coerce
   .int('编号必须是正整数')
   .positive('编号必须是正整数');
 
+/** A field's schema without its default, so an edit that leaves the field out leaves it unchanged. */
+const withoutDefault = (schema: z.ZodType): z.ZodType =>
+  schema instanceof z.ZodDefault ? (schema.unwrap() as z.ZodType) : schema;
+
 /** Body of `edit`: the id plus any writable fields to change. */
 export function updateSchema<F extends Fields>(def: ResourceDef<F>) {
   const shape = Object.fromEntries(
     Object.entries(def.fields)
-      .filter(([, f]) => isWritable(f))
-      .map(([k, f]) => [k, f.schema.optional()]),
+      .filter(([, f]) => isWritable(f) && !f.createOnly)
+      .map(([k, f]) => [k, withoutDefault(f.schema).optional()]),
   );
   return z.object({ id: idSchema, ...shape });
 }
@@ -463,6 +472,10 @@ const outputOf = (f: Field): z.ZodType => {
 
 /** A record as `page` and `detail` answer it. */
 export function recordSchema<F extends Fields>(def: ResourceDef<F>) {
-  const shape = Object.fromEntries(Object.entries(def.fields).map(([k, f]) => [k, outputOf(f)]));
+  const shape = Object.fromEntries(
+    Object.entries(def.fields)
+      .filter(([, f]) => !f.writeOnly)
+      .map(([k, f]) => [k, outputOf(f)]),
+  );
   return z.object({ id: z.number().int(), ...shape, createdAt: z.string(), updatedAt: z.string() });
 }

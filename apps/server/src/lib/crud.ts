@@ -35,6 +35,7 @@ import { hasRichContent, sanitizeRichText } from './sanitize-html.ts';
 import { parseTimeBound, toIso } from './time.ts';
 
 type Row = Record<string, unknown> & { id: number };
+export type PresentAction = 'page' | 'detail' | 'write';
 type Values = Record<string, unknown>;
 
 /** A table with the columns every resource table has, plus one per declared field. */
@@ -59,9 +60,17 @@ export interface CrudOptions<F extends Fields> {
   /** Checks and completes values before they are written; throw badRequest naming the field. */
   prepare?: (values: Values, context: WriteContext) => Promise<Values> | Values;
   /** Says what still uses a record (the 409 message), or undefined when it may be removed. */
-  inUse?: (id: number, tx: Executor) => Promise<string | undefined>;
-  /** Shapes a stored row for the caller (masking, joined names). */
-  present?: (row: Row, request: FastifyRequest) => Row;
+  inUse?: (id: number, tx: Executor, request: FastifyRequest) => Promise<string | undefined>;
+  /**
+   * Shapes a stored row for the caller (masking, joined names). `action` says which answer it is
+   * for: `page` rows, one `detail`, or the record a `write` (save, edit, edit-published) returns.
+   */
+  present?: (row: Row, request: FastifyRequest, action: PresentAction) => Row;
+  /**
+   * Adds values kept outside the table (ids of child rows) to rows read, before `present`: page
+   * rows, detail, the stored record an edit starts from, and the record a write answers.
+   */
+  expand?: (rows: Row[], db: Executor) => Promise<Row[]>;
   /** Runs after a write in the same transaction (child rows, derived data). */
   afterWrite?: (record: Row, values: Values, context: WriteContext) => Promise<void>;
   /**
@@ -100,13 +109,14 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
   const has = (action: ResourceDef['actions'][number]) => resource.actions.includes(action);
   const fieldLabels = labels;
 
-  const present = (row: Row, request: FastifyRequest) =>
-    serialize(options.present ? options.present(row, request) : row);
+  const present = (row: Row, request: FastifyRequest, action: PresentAction = 'write') =>
+    serialize(options.present ? options.present(row, request, action) : row);
+  const expand = async (rows: Row[], db: Executor) => (options.expand ? options.expand(rows, db) : rows);
 
   async function load(tx: Executor, id: number): Promise<Row> {
     const [row] = await tx.select().from(table).where(eq(table.id, id));
     if (!row) throw notFound(resourceMessages.notFound(resource));
-    return row as Row;
+    return (await expand([row as Row], tx))[0];
   }
 
   /**
@@ -151,8 +161,9 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
   function filters(request: FastifyRequest, query: Record<string, unknown>): SQL[] {
     const where: SQL[] = [];
     for (const [key, f] of Object.entries(resource.fields)) {
-      if (!f.search) continue;
       const column = columns[key];
+      // A searched field kept outside the table (child rows) is filtered by the `where` hook.
+      if (!f.search || !column) continue;
       if (f.search === 'range') {
         for (const [suffix, endOfDay] of [
           ['From', false],
@@ -221,7 +232,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
             .limit(query.size)
             .offset((query.current - 1) * query.size)) as Row[];
           return ok({
-            records: rows.map((row) => present(row, request)),
+            records: (await expand(rows, app.db)).map((row) => present(row, request, 'page')),
             total,
             current: query.current,
             size: query.size,
@@ -242,7 +253,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
             response: { 200: envelope(record) },
           },
         },
-        async (request) => ok(present(await load(app.db, request.params.id), request)),
+        async (request) => ok(present(await load(app.db, request.params.id), request, 'detail')),
       );
     }
 
@@ -313,6 +324,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
                 .returning()
         ) as Row[];
         await options.afterWrite?.(saved, prepared, context);
+        const [answer] = await expand([saved], tx);
         await audit(
           request,
           {
@@ -320,11 +332,11 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
             resource: resource.key,
             resourceId: saved.id,
             before: existing ?? null,
-            after: saved,
+            after: answer,
           },
           tx,
         );
-        return present(saved, request);
+        return present(answer, request);
       });
 
     if (has('save')) {
@@ -410,7 +422,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
           const rows = (await tx.select().from(table).where(inArray(table.id, ids))) as Row[];
           if (rows.length !== new Set(ids).size) throw notFound(resourceMessages.notFound(resource));
           for (const row of rows) {
-            const reason = await options.inUse?.(row.id, tx);
+            const reason = await options.inUse?.(row.id, tx, request);
             if (reason) throw conflict(reason);
           }
           await options.beforeRemove?.(rows, { request, tx });

@@ -1,4 +1,4 @@
-/** Shell endpoints of the signed-in user: user-info and edit-password. */
+/** Shell endpoints of the signed-in user (user-info, edit-password) and, in admin.ts, 后台用户 management. */
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,8 +9,12 @@ import { envelope, forbidden, notFound, ok } from '../../lib/http.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { currentUser, hasPermission } from '../../plugins/auth.ts';
 import { revokeUserTokens, toUserInfo } from '../auth/tokens.ts';
+import { checkCanManage, ssoUserAdminRoutes } from './admin.ts';
 
 export const ssoUserRoutes: FastifyPluginAsyncZod = async (app) => {
+  // 后台用户 management (page, detail, save, edit, remove, edit-account-status, user-id, role-options).
+  await app.register(ssoUserAdminRoutes);
+
   app.get(
     endpoints.userInfo,
     {
@@ -44,6 +48,8 @@ export const ssoUserRoutes: FastifyPluginAsyncZod = async (app) => {
           .from(ssoUsers)
           .where(eq(ssoUsers.id, ssoUserId));
         if (!target) throw notFound();
+        // Resetting the password of an account with more permissions would be a way to take them.
+        if (!self) await checkCanManage(tx, caller, target.id);
         await tx
           .update(ssoUsers)
           .set({ passwordHash, updatedAt: new Date(), updatedBy: caller.id })

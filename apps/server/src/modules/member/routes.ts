@@ -1,0 +1,72 @@
+/**
+ * 会员 (user): page, detail and edit from the contract, plus user-ids/username for other screens.
+ * Members are created by the member app, so there is no save or remove here. ID-card numbers are
+ * masked in lists and edit answers go to editors only; a detail shows the full number only to
+ * staff who may edit members.
+ */
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { fieldInvalid, messages, resourcePermissions } from '@cowork/contract';
+import {
+  maskIdCard,
+  member,
+  memberBrief,
+  memberEndpoints,
+  memberIdsQuery,
+} from '@cowork/contract/resources/member';
+import { csrSources, members } from '../../db/schema.ts';
+import { crudModule } from '../../lib/crud.ts';
+import { badRequest, envelope, ok } from '../../lib/http.ts';
+import { hasPermission } from '../../plugins/auth.ts';
+
+const permissions = resourcePermissions(member);
+
+const crudRoutes = crudModule({
+  resource: member,
+  table: members,
+  present(row, request, action) {
+    const full = action !== 'page' && request.user !== null && hasPermission(request.user, permissions.edit);
+    return full ? row : { ...row, idCardNo: maskIdCard(row.idCardNo as string | null) };
+  },
+  async prepare(values, { tx }) {
+    if (values.sourceId !== undefined && values.sourceId !== null) {
+      const [source] = await tx
+        .select({ id: csrSources.id })
+        .from(csrSources)
+        .where(eq(csrSources.id, values.sourceId as number));
+      if (!source) throw badRequest(fieldInvalid('来源', '所选来源不存在或已被删除，请刷新后重新选择'));
+    }
+    return values;
+  },
+});
+
+export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(crudRoutes);
+
+  app.get(
+    memberEndpoints.usernames,
+    {
+      // Names and phones for screens that show members (orders, cards): any signed-in staff member.
+      config: { auth: true, fieldLabels: { ids: '会员编号' } },
+      schema: {
+        tags: [member.key],
+        summary: '按编号查会员昵称与手机号（编号 → 会员）',
+        querystring: memberIdsQuery,
+        response: { 200: envelope(z.record(z.string(), memberBrief)) },
+      },
+    },
+    async (request) => {
+      const ids = request.query.ids;
+      if (ids.length === 0) throw badRequest(fieldInvalid('会员编号', messages.badRequest));
+      const rows = await app.db
+        .select({ id: members.id, nickname: members.nickname, phone: members.phone })
+        .from(members)
+        .where(inArray(members.id, ids))
+        .orderBy(asc(members.id));
+      return ok(Object.fromEntries(rows.map((row) => [String(row.id), row])));
+    },
+  );
+};
+
+export default memberRoutes;
