@@ -18,10 +18,21 @@ resourceSuite({
     return row.id;
   },
   samples: [
-    { phone: '13800138000', nickname: '小张', realName: '张三', companyName: '上海云启科技', status: 'enabled' },
+    {
+      phone: '13800138000',
+      nickname: '小张',
+      realName: '张三',
+      companyName: '上海云启科技',
+      status: 'enabled',
+    },
     { phone: '13900139000', nickname: '阿李', companyName: '北京星河互娱', status: 'disabled' },
   ],
-  change: { nickname: '张小三', realName: '张三丰', companyName: '上海云启信息科技有限公司', status: 'disabled' },
+  change: {
+    nickname: '张小三',
+    realName: '张三丰',
+    companyName: '上海云启信息科技有限公司',
+    status: 'disabled',
+  },
   invalid: [
     { body: { nickname: '' }, field: 'nickname' },
     { body: { idCardNo: '12345' }, field: 'idCardNo' },
@@ -41,22 +52,46 @@ describe('会员 rules', () => {
   let otherId: number;
   const idCard = '11010519900101002X';
 
-  const call = async <T = unknown>(headers: { authorization: string }, method: 'GET' | 'PUT', url: string, payload?: object) => {
+  const call = async <T = unknown>(
+    headers: { authorization: string },
+    method: 'GET' | 'PUT',
+    url: string,
+    payload?: object,
+  ) => {
     const res = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-    return { status: res.statusCode, body: res.json<{ code: number; msg: string; data: T }>(), raw: res.body };
+    return {
+      status: res.statusCode,
+      body: res.json<{ code: number; msg: string; data: T }>(),
+      raw: res.body,
+    };
   };
 
   beforeAll(async () => {
     t = await buildTestApp({ demoRows: false });
     admin = await t.auth(...demo.admin);
-    await t.db.insert(ssoRoles).values({ code: 'member_viewer', name: '会员查看', permissions: ['user:member:view'] });
-    await createUser(t.db, { username: 'member_viewer', password: 'Viewer@2024', roleCodes: ['member_viewer'] });
+    await t.db
+      .insert(ssoRoles)
+      .values({ code: 'member_viewer', name: '会员查看', permissions: ['user:member:view'] });
+    await createUser(t.db, {
+      username: 'member_viewer',
+      password: 'Viewer@2024',
+      roleCodes: ['member_viewer'],
+    });
     viewer = await t.auth('member_viewer', 'Viewer@2024');
-    const [source] = await t.db.insert(csrSources).values({ name: '官网', code: 'website', published: true }).returning();
+    const [source] = await t.db
+      .insert(csrSources)
+      .values({ name: '官网', code: 'website', published: true })
+      .returning();
     const rows = await t.db
       .insert(members)
       .values([
-        { phone: '13812345678', nickname: '林晓峰', idCardNo: idCard, sourceId: source.id, registeredAt: new Date('2025-03-01T10:00:00+08:00') },
+        {
+          phone: '13812345678',
+          nickname: '林晓峰',
+          idCardNo: idCard,
+          sourceId: source.id,
+          registeredAt: new Date('2025-03-01T10:00:00+08:00'),
+        },
         { phone: '13912345678', nickname: '陈思雨', registeredAt: new Date('2025-05-01T10:00:00+08:00') },
       ])
       .returning({ id: members.id });
@@ -66,7 +101,11 @@ describe('会员 rules', () => {
 
   test('lists mask ID numbers for everyone; phones are shown in full', async () => {
     for (const headers of [admin, viewer]) {
-      const page = await call<Page<{ id: number; phone: string; idCardNo: string }>>(headers, 'GET', `${base}/page?phone=13812345678`);
+      const page = await call<Page<{ id: number; phone: string; idCardNo: string }>>(
+        headers,
+        'GET',
+        `${base}/page?phone=13812345678`,
+      );
       expect(page.body.data.records).toEqual([
         expect.objectContaining({ id: memberId, phone: '13812345678', idCardNo: '110105********002X' }),
       ]);
@@ -99,13 +138,18 @@ describe('会员 rules', () => {
       phone: '13912345678',
       registeredAt: '2025-05-01T10:00:00.000+08:00',
     });
-    const cleared = await call<Record<string, unknown>>(admin, 'PUT', `${base}/edit`, { id: otherId, idCardNo: '' });
+    const cleared = await call<Record<string, unknown>>(admin, 'PUT', `${base}/edit`, {
+      id: otherId,
+      idCardNo: '',
+    });
     expect(cleared.body.data.idCardNo).toBeNull();
   });
 
   test('search by nickname, source, status and registration range', async () => {
     const ids = async (query: string) =>
-      (await call<Page<{ id: number }>>(admin, 'GET', `${base}/page?${query}`)).body.data.records.map((r) => r.id);
+      (await call<Page<{ id: number }>>(admin, 'GET', `${base}/page?${query}`)).body.data.records.map(
+        (r) => r.id,
+      );
     expect(await ids('nickname=晓')).toEqual([memberId]);
     const [source] = await t.db.select().from(csrSources);
     expect(await ids(`sourceId=${source.id}`)).toEqual([memberId]);
@@ -115,7 +159,11 @@ describe('会员 rules', () => {
 
   test('user-ids/username maps ids to nickname and phone for any signed-in user', async () => {
     const yunying = await t.auth(...demo.yunying);
-    const res = await call<Record<string, unknown>>(yunying, 'GET', `${memberEndpoints.usernames}?ids=${memberId},${otherId},999999`);
+    const res = await call<Record<string, unknown>>(
+      yunying,
+      'GET',
+      `${memberEndpoints.usernames}?ids=${memberId},${otherId},999999`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       [memberId]: { id: memberId, nickname: '林晓峰', phone: '13812345678' },
@@ -142,7 +190,9 @@ test('the demo data brings thirty members with valid, masked ID numbers', async 
   const t = await buildTestApp();
   try {
     const res = await t.app.inject({ url: `${base}/page?size=100`, headers: await t.auth(...demo.admin) });
-    const page = res.json<{ data: Page<{ nickname: string; idCardNo: string | null; sourceId: number | null }> }>().data;
+    const page = res.json<{
+      data: Page<{ nickname: string; idCardNo: string | null; sourceId: number | null }>;
+    }>().data;
     expect(page.total).toBe(30);
     expect(page.records.every((r) => r.sourceId !== null)).toBe(true);
     for (const r of page.records) if (r.idCardNo) expect(r.idCardNo).toMatch(/^\d{6}\*{8}\d{3}[\dX]$/);

@@ -68,22 +68,25 @@ export function resourceSuite<F extends Fields>(options: SuiteOptions<F>) {
 
     const created: Row[] = [];
 
-    test(has('save') ? 'save creates records and answers them' : 'inserted records are answered', async () => {
-      for (const sample of samples) {
-        if (!has('save')) {
-          const id = await options.insert!(t, sample);
-          created.push((await call<Row>('GET', `${paths.detail}/${id}`)).body.data);
-          continue;
+    test(
+      has('save') ? 'save creates records and answers them' : 'inserted records are answered',
+      async () => {
+        for (const sample of samples) {
+          if (!has('save')) {
+            const id = await options.insert!(t, sample);
+            created.push((await call<Row>('GET', `${paths.detail}/${id}`)).body.data);
+            continue;
+          }
+          const res = await call<Row>('POST', paths.save, sample);
+          expect(res.status, res.body.msg).toBe(200);
+          expect(res.body.data).toMatchObject({
+            id: expect.any(Number),
+            createdAt: expect.stringMatching(/\+08:00$/),
+          });
+          created.push(res.body.data);
         }
-        const res = await call<Row>('POST', paths.save, sample);
-        expect(res.status, res.body.msg).toBe(200);
-        expect(res.body.data).toMatchObject({
-          id: expect.any(Number),
-          createdAt: expect.stringMatching(/\+08:00$/),
-        });
-        created.push(res.body.data);
-      }
-    });
+      },
+    );
 
     test('each invalid body is a 400 naming the field, and nothing is written', async () => {
       const before = await count();

@@ -3,22 +3,22 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ssoUser, ssoUserEndpoints, ssoUserMessages } from '@cowork/contract/resources/sso-user';
 import { endpoints, type Page } from '@cowork/contract';
 import { ssoRoles, ssoUserRoles, ssoUsers } from '../src/db/schema.ts';
-import { buildTestApp, createUser, demo, userIdOf, type TestApp } from './helper.ts';
+import { buildTestApp, demo, userIdOf, type TestApp } from './helper.ts';
 import { resourceSuite } from './resource-suite.ts';
 
 const base = ssoUser.base;
-let roleIds: Record<string, number> = {};
 
 resourceSuite({
   resource: ssoUser,
   scope: { username: 'suite' },
-  setup: async (t) => {
-    roleIds = Object.fromEntries(
-      (await t.db.select({ id: ssoRoles.id, code: ssoRoles.code }).from(ssoRoles)).map((r) => [r.code, r.id]),
-    );
-  },
   samples: [
-    { username: 'suite_zhang', nickname: '张运营', password: 'Zhang@2024', phone: '13800138001', roleIds: [] },
+    {
+      username: 'suite_zhang',
+      nickname: '张运营',
+      password: 'Zhang@2024',
+      phone: '13800138001',
+      roleIds: [],
+    },
     { username: 'suite_li', nickname: '李财务', password: 'Li@202412', email: 'li@cowork.example' },
   ],
   change: { nickname: '张运营主管', phone: '13900139001' },
@@ -29,9 +29,18 @@ resourceSuite({
     { body: { username: 'suite_wang', nickname: '王' }, field: 'password' },
     { body: { username: 'suite_wang', nickname: '王', password: 'short' }, field: 'password' },
     { body: { username: 'suite_wang', nickname: '王', password: 'x'.repeat(65) }, field: 'password' },
-    { body: { username: 'suite_wang', nickname: '王', password: 'Wang@2024', phone: '12345' }, field: 'phone' },
-    { body: { username: 'suite_wang', nickname: '王', password: 'Wang@2024', email: 'no-at' }, field: 'email' },
-    { body: { username: 'suite_wang', nickname: '王', password: 'Wang@2024', roleIds: [999_999] }, field: 'roleIds' },
+    {
+      body: { username: 'suite_wang', nickname: '王', password: 'Wang@2024', phone: '12345' },
+      field: 'phone',
+    },
+    {
+      body: { username: 'suite_wang', nickname: '王', password: 'Wang@2024', email: 'no-at' },
+      field: 'email',
+    },
+    {
+      body: { username: 'suite_wang', nickname: '王', password: 'Wang@2024', roleIds: [999_999] },
+      field: 'roleIds',
+    },
   ],
   search: { nickname: '张' },
 });
@@ -49,7 +58,11 @@ describe('后台用户 rules', () => {
     payload?: object,
   ) => {
     const res = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-    return { status: res.statusCode, body: res.json<{ code: number; msg: string; data: T }>(), raw: res.body };
+    return {
+      status: res.statusCode,
+      body: res.json<{ code: number; msg: string; data: T }>(),
+      raw: res.body,
+    };
   };
   const create = async (body: object) => {
     const res = await call<{ id: number }>(admin, 'POST', `${base}/save`, body);
@@ -58,7 +71,10 @@ describe('后台用户 rules', () => {
   };
   /** A role with exactly these codes, made directly. */
   const makeRole = async (code: string, name: string, permissions: string[]) => {
-    const [row] = await t.db.insert(ssoRoles).values({ code, name, permissions }).returning({ id: ssoRoles.id });
+    const [row] = await t.db
+      .insert(ssoRoles)
+      .values({ code, name, permissions })
+      .returning({ id: ssoRoles.id });
     return row.id;
   };
 
@@ -73,7 +89,12 @@ describe('后台用户 rules', () => {
   afterAll(() => t?.close());
 
   test('a new user signs in with the initial password; the hash never leaves the server', async () => {
-    const id = await create({ username: 'Zhou_Yun', nickname: '周云', password: 'Zhou@2024', roleIds: [roles.operation] });
+    const id = await create({
+      username: 'Zhou_Yun',
+      nickname: '周云',
+      password: 'Zhou@2024',
+      roleIds: [roles.operation],
+    });
     const page = await call<Page<Record<string, unknown>>>(admin, 'GET', `${base}/page?username=zhou`);
     expect(page.body.data.records).toHaveLength(1);
     expect(page.body.data.records[0]).toMatchObject({
@@ -94,7 +115,11 @@ describe('后台用户 rules', () => {
   });
 
   test('usernames are unique whatever their case', async () => {
-    const res = await call(admin, 'POST', `${base}/save`, { username: 'ADMIN', nickname: '冒名', password: 'Admin@1234' });
+    const res = await call(admin, 'POST', `${base}/save`, {
+      username: 'ADMIN',
+      nickname: '冒名',
+      password: 'Admin@1234',
+    });
     expect(res.status).toBe(409);
     expect(res.body.msg).toContain('用户名');
   });
@@ -113,8 +138,17 @@ describe('后台用户 rules', () => {
   });
 
   test('search by role and by status', async () => {
-    const id = await create({ username: 'role_caiwu2', nickname: '财务二', password: 'Caiwu@2024', roleIds: [roles.finance] });
-    const byRole = await call<Page<{ id: number }>>(admin, 'GET', `${base}/page?roleIds=${roles.finance}&size=100`);
+    const id = await create({
+      username: 'role_caiwu2',
+      nickname: '财务二',
+      password: 'Caiwu@2024',
+      roleIds: [roles.finance],
+    });
+    const byRole = await call<Page<{ id: number }>>(
+      admin,
+      'GET',
+      `${base}/page?roleIds=${roles.finance}&size=100`,
+    );
     expect(byRole.body.data.records.map((r) => r.id)).toContain(id);
     expect(byRole.body.data.records.map((r) => r.id)).not.toContain(adminId);
     expect((await call(admin, 'GET', `${base}/page?roleIds=abc`)).status).toBe(400);
@@ -141,9 +175,16 @@ describe('后台用户 rules', () => {
     expect(ownRoles.status).toBe(403);
     expect(ownRoles.body.msg).toBe(ssoUserMessages.ownRoles);
     // Sending one's unchanged roles with another change is fine.
-    const same = await call(admin, 'PUT', `${base}/edit`, { id: adminId, roleIds: [roles.super_admin], nickname: '管理员' });
+    const same = await call(admin, 'PUT', `${base}/edit`, {
+      id: adminId,
+      roleIds: [roles.super_admin],
+      nickname: '管理员',
+    });
     expect(same.status, same.body.msg).toBe(200);
-    const ownStatus = await call(admin, 'PUT', ssoUserEndpoints.editAccountStatus, { id: adminId, status: 'disabled' });
+    const ownStatus = await call(admin, 'PUT', ssoUserEndpoints.editAccountStatus, {
+      id: adminId,
+      status: 'disabled',
+    });
     expect(ownStatus.status).toBe(403);
     expect(ownStatus.body.msg).toBe(ssoUserMessages.ownStatus);
     const removeSelf = await call(admin, 'DELETE', `${base}/remove/${adminId}`);
@@ -168,20 +209,35 @@ describe('后台用户 rules', () => {
       expect(res.body.msg).toBe(ssoUserMessages.lastSuperAdmin);
     }
     // With a second enabled 超级管理员 the same changes are allowed.
-    const bossId = await create({ username: 'boss2', nickname: '副总', password: 'Boss2@2024', roleIds: [roles.super_admin] });
+    const bossId = await create({
+      username: 'boss2',
+      nickname: '副总',
+      password: 'Boss2@2024',
+      roleIds: [roles.super_admin],
+    });
     const batch = await call(root, 'DELETE', `${base}/remove`, { ids: [adminId, bossId] });
     expect(batch.status).toBe(409);
     expect(batch.body.msg).toBe(ssoUserMessages.lastSuperAdmin);
-    const off = await call(root, 'PUT', ssoUserEndpoints.editAccountStatus, { id: bossId, status: 'disabled' });
+    const off = await call(root, 'PUT', ssoUserEndpoints.editAccountStatus, {
+      id: bossId,
+      status: 'disabled',
+    });
     expect(off.status, off.body.msg).toBe(200);
     // boss2 disabled: admin is the last enabled one again.
     expect((await call(root, 'DELETE', `${base}/remove/${adminId}`)).status).toBe(409);
-    expect((await call(root, 'PUT', ssoUserEndpoints.editAccountStatus, { id: bossId, status: 'enabled' })).status).toBe(200);
+    expect(
+      (await call(root, 'PUT', ssoUserEndpoints.editAccountStatus, { id: bossId, status: 'enabled' })).status,
+    ).toBe(200);
     expect((await call(root, 'DELETE', `${base}/remove/${bossId}`)).status).toBe(200);
   });
 
   test('disabling an account ends its sessions at once; enabling lets it sign in again', async () => {
-    const id = await create({ username: 'qian_off', nickname: '钱', password: 'Qian@2024', roleIds: [roles.operation] });
+    const id = await create({
+      username: 'qian_off',
+      nickname: '钱',
+      password: 'Qian@2024',
+      roleIds: [roles.operation],
+    });
     const token = await t.signIn('qian_off', 'Qian@2024');
     const headers = { authorization: `Bearer ${token.access_token}` };
     expect((await call(headers, 'GET', endpoints.userInfo)).status).toBe(200);
@@ -195,19 +251,31 @@ describe('后台用户 rules', () => {
     });
     expect(refresh.statusCode).not.toBe(200);
     await expect(t.signIn('qian_off', 'Qian@2024')).rejects.toThrow();
-    const page = await call<Page<{ id: number; status: string }>>(admin, 'GET', `${base}/page?status=disabled`);
+    const page = await call<Page<{ id: number; status: string }>>(
+      admin,
+      'GET',
+      `${base}/page?status=disabled`,
+    );
     expect(page.body.data.records.map((r) => r.id)).toContain(id);
-    expect((await call(admin, 'PUT', ssoUserEndpoints.editAccountStatus, { id, status: 'enabled' })).status).toBe(200);
+    expect(
+      (await call(admin, 'PUT', ssoUserEndpoints.editAccountStatus, { id, status: 'enabled' })).status,
+    ).toBe(200);
     await t.signIn('qian_off', 'Qian@2024');
     const bad = await call(admin, 'PUT', ssoUserEndpoints.editAccountStatus, { id, status: 'paused' });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toContain('状态');
-    expect((await call(admin, 'PUT', ssoUserEndpoints.editAccountStatus, { id: 999_999, status: 'enabled' })).status).toBe(404);
+    expect(
+      (await call(admin, 'PUT', ssoUserEndpoints.editAccountStatus, { id: 999_999, status: 'enabled' }))
+        .status,
+    ).toBe(404);
   });
 
   test('an administrator resets a password; the user signs in with the new one only', async () => {
     const id = await create({ username: 'sun_reset', nickname: '孙', password: 'Sun@20240', roleIds: [] });
-    const res = await call(admin, 'POST', endpoints.userEditPassword, { ssoUserId: id, newPassword: 'NewSun@2025' });
+    const res = await call(admin, 'POST', endpoints.userEditPassword, {
+      ssoUserId: id,
+      newPassword: 'NewSun@2025',
+    });
     expect(res.status).toBe(200);
     await expect(t.signIn('sun_reset', 'Sun@20240')).rejects.toThrow();
     await t.signIn('sun_reset', 'NewSun@2025');
@@ -222,20 +290,33 @@ describe('后台用户 rules', () => {
     ]);
     await create({ username: 'viewer1', nickname: '只读', password: 'Viewer@2024', roleIds: [viewerRole] });
     const plainId = await create({ username: 'plain1', nickname: '普通', password: 'Plain@2024' });
-    await create({ username: 'manager1', nickname: '主管', password: 'Manager@2024', roleIds: [managerRole] });
+    await create({
+      username: 'manager1',
+      nickname: '主管',
+      password: 'Manager@2024',
+      roleIds: [managerRole],
+    });
     const viewer = await t.auth('viewer1', 'Viewer@2024');
     const manager = await t.auth('manager1', 'Manager@2024');
 
     // user:admin:view reads but assigns nothing.
     expect((await call(viewer, 'GET', `${base}/page`)).status).toBe(200);
-    expect((await call(viewer, 'PUT', `${base}/edit`, { id: plainId, roleIds: [viewerRole] })).status).toBe(403);
+    expect((await call(viewer, 'PUT', `${base}/edit`, { id: plainId, roleIds: [viewerRole] })).status).toBe(
+      403,
+    );
 
     // A manager grants roles within their own permissions…
-    const grant = await call<{ roleIds: number[] }>(manager, 'PUT', `${base}/edit`, { id: plainId, roleIds: [viewerRole] });
+    const grant = await call<{ roleIds: number[] }>(manager, 'PUT', `${base}/edit`, {
+      id: plainId,
+      roleIds: [viewerRole],
+    });
     expect(grant.status, grant.body.msg).toBe(200);
     expect(grant.body.data.roleIds).toEqual([viewerRole]);
     // …but not 超级管理员 or 运营, on edit or save.
-    const escalate = await call(manager, 'PUT', `${base}/edit`, { id: plainId, roleIds: [roles.super_admin] });
+    const escalate = await call(manager, 'PUT', `${base}/edit`, {
+      id: plainId,
+      roleIds: [roles.super_admin],
+    });
     expect(escalate.status).toBe(403);
     expect(escalate.body.msg).toBe(ssoUserMessages.grantBeyondOwn('超级管理员'));
     const made = await call(manager, 'POST', `${base}/save`, {

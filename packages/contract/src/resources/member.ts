@@ -66,7 +66,9 @@ export const member = defineResource({
 /** `110105199001010021` → `110105********0021`: region code and the last four stay readable. */
 export function maskIdCard(value: string | null | undefined): string | null {
   if (!value) return value ?? null;
-  return value.length === 18 ? `${value.slice(0, 6)}${'*'.repeat(8)}${value.slice(-4)}` : '*'.repeat(value.length);
+  return value.length === 18
+    ? `${value.slice(0, 6)}${'*'.repeat(8)}${value.slice(-4)}`
+    : '*'.repeat(value.length);
 }
 
 /** Query and answer of user-ids/username. */

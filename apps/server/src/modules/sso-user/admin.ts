@@ -8,7 +8,7 @@
  *   (otherwise user:admin:edit would be a way to become 超级管理员);
  * - disabling an account revokes its tokens at once.
  */
-import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -111,7 +111,8 @@ async function keepOneSuperAdmin(db: Executor, leaving: number[]) {
 }
 
 const sameIds = (a: number[], b: number[]) =>
-  a.length === b.length && [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
+  a.length === b.length &&
+  [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
 
 /** Checks a new set of roles for an account (undefined `existing` on save). */
 async function checkRoles(tx: Executor, caller: AuthUser, next: number[], existing?: Row) {
@@ -121,7 +122,12 @@ async function checkRoles(tx: Executor, caller: AuthUser, next: number[], existi
   if (!hasPermission(caller, USER_MANAGE_PERMISSION)) throw forbidden();
   const roles = next.length
     ? await tx
-        .select({ id: ssoRoles.id, code: ssoRoles.code, name: ssoRoles.name, permissions: ssoRoles.permissions })
+        .select({
+          id: ssoRoles.id,
+          code: ssoRoles.code,
+          name: ssoRoles.name,
+          permissions: ssoRoles.permissions,
+        })
         .from(ssoRoles)
         .where(inArray(ssoRoles.id, next))
     : [];
@@ -203,7 +209,9 @@ const crudRoutes = crudModule({
         .from(ssoUsers)
         .innerJoin(ssoUserRoles, eq(ssoUserRoles.userId, ssoUsers.id))
         .innerJoin(ssoRoles, eq(ssoRoles.id, ssoUserRoles.roleId))
-        .where(and(eq(ssoUsers.status, 'enabled'), isSuperRole, notInArray(ssoUsers.id, removingIds(request))))
+        .where(
+          and(eq(ssoUsers.status, 'enabled'), isSuperRole, notInArray(ssoUsers.id, removingIds(request))),
+        )
         .limit(1);
       if (rest.length === 0) return ssoUserMessages.lastSuperAdmin;
     }
@@ -223,7 +231,9 @@ export const ssoUserAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: '启用或停用后台用户（停用立即结束其全部登录）',
         body: accountStatusBody,
-        response: { 200: envelope(z.object({ id: z.number().int(), status: accountStatusBody.shape.status })) },
+        response: {
+          200: envelope(z.object({ id: z.number().int(), status: accountStatusBody.shape.status })),
+        },
       },
     },
     async (request) => {
@@ -256,10 +266,7 @@ export const ssoUserAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           tx,
         );
       });
-      return ok(
-        { id, status },
-        status === 'disabled' ? ssoUserMessages.disabled : ssoUserMessages.enabled,
-      );
+      return ok({ id, status }, status === 'disabled' ? ssoUserMessages.disabled : ssoUserMessages.enabled);
     },
   );
 
@@ -271,7 +278,9 @@ export const ssoUserAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: '一个后台用户的编号、昵称和用户名',
-        params: z.object({ id: z.coerce.number({ error: '编号必须是正整数' }).int().positive('编号必须是正整数') }),
+        params: z.object({
+          id: z.coerce.number({ error: '编号必须是正整数' }).int().positive('编号必须是正整数'),
+        }),
         response: { 200: envelope(ssoUserBrief) },
       },
     },

@@ -53,11 +53,14 @@ export interface ResourcePageProps<F extends Fields> {
   toolbar?: ReactNode;
   /** Extra form items at the end of the edit drawer. */
   formExtra?: ReactNode;
+  /** Fill the edit form from `detail` rather than the table row (rows show masked values). */
+  editFromDetail?: boolean;
 }
 
 type Query = Record<string, unknown> & { current: number; size: number };
 
-const isListed = (f: Field) => f.list ?? !['textarea', 'richtext', 'images'].includes(f.kind);
+const isListed = (f: Field) =>
+  !f.writeOnly && (f.list ?? !['textarea', 'richtext', 'images'].includes(f.kind));
 
 /** The search input of one field. */
 function SearchInput({
@@ -83,6 +86,14 @@ function SearchInput({
     );
   }
   if (field.search === 'range') return <DatePicker.RangePicker {...(props as object)} />;
+  // A record holding several (roles) is searched by one of them.
+  if (field.kind === 'references') {
+    return (
+      <div style={{ minWidth: 180 }}>
+        <FieldInput field={{ ...field, kind: 'reference' }} {...props} />
+      </div>
+    );
+  }
   return (
     <div style={{ minWidth: 180 }}>
       <FieldInput field={field} {...props} />
@@ -104,6 +115,7 @@ export function ResourcePage<F extends Fields>({
   rowActions,
   toolbar,
   formExtra,
+  editFromDetail = false,
 }: ResourcePageProps<F>) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -171,10 +183,14 @@ export function ResourcePage<F extends Fields>({
     setQuery({ current: 1, size: query.size, ...cleanPayload(filters) });
   };
 
-  const openEditor = (record: ResourceRecord | 'new') => {
+  const openEditor = async (record: ResourceRecord | 'new') => {
     editForm.resetFields();
-    if (record !== 'new') editForm.setFieldsValue(record);
-    setEditing(record);
+    const values =
+      record !== 'new' && editFromDetail
+        ? await api.getById<ResourceRecord>(paths.detail, record.id)
+        : record;
+    if (values !== 'new') editForm.setFieldsValue(values);
+    setEditing(values);
   };
 
   const columns: TableColumnsType<ResourceRecord> = [
@@ -211,7 +227,7 @@ export function ResourcePage<F extends Fields>({
       render: (_: unknown, record: ResourceRecord) => (
         <Space size={4}>
           {canEdit && has('edit') && (
-            <Button type="link" size="small" onClick={() => openEditor(record)}>
+            <Button type="link" size="small" onClick={() => openEditor(record).catch(() => undefined)}>
               编辑
             </Button>
           )}
@@ -247,7 +263,7 @@ export function ResourcePage<F extends Fields>({
   };
 
   const searchable = fields.filter(([, f]) => f.search);
-  const writable = fields.filter(([, f]) => f.form !== false);
+  const writable = fields.filter(([, f]) => f.form !== false && !(f.createOnly && editing !== 'new'));
 
   return (
     <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
@@ -287,7 +303,7 @@ export function ResourcePage<F extends Fields>({
       <Card size="small">
         <Space className="resource-toolbar">
           {canEdit && has('save') && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => openEditor('new')}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => void openEditor('new')}>
               新建{resource.label}
             </Button>
           )}

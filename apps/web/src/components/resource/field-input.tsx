@@ -117,6 +117,8 @@ export function FieldInput({
     case 'reference':
     case 'references':
       return <ReferenceSelect field={field} {...props} />;
+    case 'password':
+      return <Input.Password {...(props as object)} autoComplete="new-password" placeholder={placeholder} />;
     default:
       return <Input {...(props as object)} allowClear placeholder={placeholder} />;
   }
