@@ -6,3 +6,4 @@ export * from './endpoints.ts';
 export * from './api.ts';
 export * from './routes.ts';
 export * from './resource.ts';
+export * from './area.ts';
