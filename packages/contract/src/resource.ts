@@ -33,7 +33,8 @@ export type FieldKind =
   | 'email'
   | 'password'
   | 'reference'
-  | 'references';
+  | 'references'
+  | 'tags';
 
 export interface Option {
   value: string;
@@ -266,6 +267,25 @@ export const field = {
       list: false,
       ...extra,
     }) satisfies Field,
+  /** A list of short codes (permission codes, keywords), entered as tags. */
+  tags: (label: string, extra: Partial<Field> & { max?: number; pattern?: RegExp; hint?: string } = {}) => {
+    const { max = 100, pattern, hint = '格式不正确', ...rest } = extra;
+    const item = z
+      .string({ error: `${label}必须是文字` })
+      .trim()
+      .min(1, `${label}不能为空`)
+      .max(max, `${label}每项最多 ${max} 个字符`);
+    return {
+      label,
+      kind: 'tags' as const,
+      schema: z
+        .array(pattern ? item.regex(pattern, `${label}${hint}`) : item, { error: `${label}必须是列表` })
+        .max(1000, `${label}最多 1000 项`)
+        .default([]),
+      list: false,
+      ...rest,
+    } satisfies Field;
+  },
 };
 
 /**
@@ -464,6 +484,7 @@ const outputOf = (f: Field): z.ZodType => {
     case 'references':
       return z.array(z.number());
     case 'images':
+    case 'tags':
       return z.array(z.string());
     default:
       return z.string().nullable();

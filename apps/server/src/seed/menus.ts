@@ -1,16 +1,21 @@
 /**
  * The menu comes from the contract's route table: a group menu per group that has a built screen,
  * a page menu per built screen, and under each page the action menus of its permission codes.
- * syncMenus adds what is missing and never touches menus staff have edited.
+ * syncMenus adds what is missing and never touches menus staff have edited; a seeded menu staff
+ * removed (or gave another address or code) is remembered in sso_menu_removals and not brought back.
  */
 import { menuGroups, menuRoutes, permissionOf, type ConsoleRoute } from '@cowork/contract';
 import type { Executor } from '../db/client.ts';
-import { ssoMenus } from '../db/schema.ts';
+import { ssoMenuRemovals, ssoMenus } from '../db/schema.ts';
 import { iconKeyOfRoute, iconUrls } from '../modules/menu-icons/icons.ts';
 
 export const permissionActions = ['view', 'edit', 'remove'] as const;
 export type PermissionAction = (typeof permissionActions)[number];
 const actionNames: Record<PermissionAction, string> = { view: '查看', edit: '编辑', remove: '删除' };
+
+/** What syncMenus knows a menu by: `group /system`, `page /system/source`, `action system:source:view`. */
+export const seedKeyOf = (menu: { type: string; url: string; permission: string | null }) =>
+  menu.type === 'action' ? `action ${menu.permission ?? ''}` : `${menu.type} ${menu.url}`;
 
 export const builtRoutes = (): ConsoleRoute[] => menuRoutes.filter((r) => r.built);
 
@@ -21,6 +26,7 @@ export async function syncMenus(db: Executor) {
     .from(ssoMenus);
   const byUrl = new Map(existing.filter((m) => m.type !== 'action').map((m) => [`${m.type} ${m.url}`, m.id]));
   const actions = new Set(existing.filter((m) => m.type === 'action').map((m) => m.permission));
+  const removed = new Set((await db.select().from(ssoMenuRemovals)).map((r) => r.seedKey));
 
   const insertOne = async (values: typeof ssoMenus.$inferInsert) => {
     const [row] = await db.insert(ssoMenus).values(values).returning({ id: ssoMenus.id });
@@ -31,7 +37,10 @@ export async function syncMenus(db: Executor) {
     const routes = builtRoutes().filter((r) => r.group === group.key);
     if (routes.length === 0) continue;
     const groupUrl = `/${group.key}`;
+    const pending = routes.filter((r) => !byUrl.has(`page ${r.path}`) && !removed.has(`page ${r.path}`));
     let groupId = byUrl.get(`group ${groupUrl}`);
+    // A removed group comes back only to hold a screen built since.
+    if (groupId === undefined && removed.has(`group ${groupUrl}`) && pending.length === 0) continue;
     groupId ??= await insertOne({
       name: group.name,
       url: groupUrl,
@@ -41,6 +50,7 @@ export async function syncMenus(db: Executor) {
     });
     for (const route of routes) {
       let pageId = byUrl.get(`page ${route.path}`);
+      if (pageId === undefined && removed.has(`page ${route.path}`)) continue;
       pageId ??= await insertOne({
         parentId: groupId,
         name: route.pageTitle,
@@ -51,7 +61,7 @@ export async function syncMenus(db: Executor) {
       });
       for (const [index, action] of permissionActions.entries()) {
         const permission = permissionOf(route, action);
-        if (actions.has(permission)) continue;
+        if (actions.has(permission) || removed.has(`action ${permission}`)) continue;
         await insertOne({
           parentId: pageId,
           name: actionNames[action],

@@ -64,8 +64,15 @@ export function permissionsOf(definition: RoleDefinition): string[] {
   return [...codes].sort();
 }
 
+interface GrantedMenu {
+  id: number;
+  type: string;
+  permission: string | null;
+  createdAt: Date;
+}
+
 /** Menus a definition grants: pages it may view, their groups, and the actions it holds. */
-async function grantedMenuIds(db: Executor, definition: RoleDefinition): Promise<number[]> {
+async function grantedMenuIds(db: Executor, definition: RoleDefinition): Promise<GrantedMenu[]> {
   const menus = await db
     .select({
       id: ssoMenus.id,
@@ -73,9 +80,10 @@ async function grantedMenuIds(db: Executor, definition: RoleDefinition): Promise
       type: ssoMenus.type,
       url: ssoMenus.url,
       permission: ssoMenus.permission,
+      createdAt: ssoMenus.createdAt,
     })
     .from(ssoMenus);
-  if (definition.grants === ALL_PERMISSIONS) return menus.map((m) => m.id);
+  if (definition.grants === ALL_PERMISSIONS) return menus;
   const codes = new Set(permissionsOf(definition));
   const pages = menus.filter((m) => {
     if (m.type !== 'page') return false;
@@ -84,28 +92,34 @@ async function grantedMenuIds(db: Executor, definition: RoleDefinition): Promise
   });
   const pageIds = new Set(pages.map((p) => p.id));
   const groupIds = new Set(pages.map((p) => p.parentId).filter((id): id is number => id !== null));
-  const actionIds = menus
+  const actions = menus
     .filter((m) => m.type === 'action' && m.parentId !== null && pageIds.has(m.parentId))
-    .filter((m) => m.permission !== null && codes.has(m.permission))
-    .map((m) => m.id);
-  return [...groupIds, ...pageIds, ...actionIds];
+    .filter((m) => m.permission !== null && codes.has(m.permission));
+  return [...menus.filter((m) => groupIds.has(m.id)), ...pages, ...actions];
 }
 
 /**
- * Creates the role if missing, adds the definition's permission codes and menus to it (never
- * removes what staff granted by hand) and returns its id.
+ * Creates the role with the definition's permission codes and menus if missing, and returns its id.
+ * On an existing role it adds only the grants of menus created since the role was last changed
+ * (a screen built since), so what staff granted or revoked by hand (角色权限) stays as they left it.
  */
 export async function ensureRole(db: Executor, definition: RoleDefinition, actorId: number | null = null) {
   const codes = permissionsOf(definition);
   const [existing] = await db
-    .select({ id: ssoRoles.id, permissions: ssoRoles.permissions })
+    .select({ id: ssoRoles.id, permissions: ssoRoles.permissions, updatedAt: ssoRoles.updatedAt })
     .from(ssoRoles)
     .where(eq(ssoRoles.code, definition.code));
   let roleId: number;
+  let menus = await grantedMenuIds(db, definition);
   if (existing) {
     roleId = existing.id;
-    const merged = [...new Set([...existing.permissions, ...codes])].sort();
-    if (merged.length !== existing.permissions.length) {
+    menus = menus.filter((m) => m.createdAt > existing.updatedAt);
+    const fresh =
+      definition.grants === ALL_PERMISSIONS
+        ? [ALL_PERMISSIONS]
+        : menus.map((m) => m.permission).filter((c): c is string => c !== null && codes.includes(c));
+    const merged = [...new Set([...existing.permissions, ...fresh])].sort();
+    if (merged.length !== existing.permissions.length || menus.length > 0) {
       await db
         .update(ssoRoles)
         .set({ permissions: merged, updatedAt: new Date() })
@@ -125,7 +139,7 @@ export async function ensureRole(db: Executor, definition: RoleDefinition, actor
       .returning({ id: ssoRoles.id });
     roleId = row.id;
   }
-  const menuIds = await grantedMenuIds(db, definition);
+  const menuIds = menus.map((m) => m.id);
   if (menuIds.length > 0) {
     await db
       .insert(ssoRoleMenus)
