@@ -7,3 +7,4 @@ export * from './api.ts';
 export * from './routes.ts';
 export * from './resource.ts';
 export * from './area.ts';
+export * from './upload.ts';
