@@ -43,8 +43,13 @@ export type ResourceRecord = { id: number; createdAt: string; updatedAt: string 
 
 export interface ResourcePageProps<F extends Fields> {
   resource: ResourceDef<F>;
-  /** Filters every request carries (e.g. `{type: 'news'}` for one page serving two menus). */
+  /**
+   * Filters every request carries (e.g. `{type: 'news'}` for one page serving two menus); new
+   * records get these values, and their fields are left out of the search form, table and form.
+   */
   fixedFilters?: Record<string, string>;
+  /** Fields left out of the search form, table and form on this page (e.g. a news-only article). */
+  hiddenFields?: string[];
   /** Extra columns before the actions column. */
   extraColumns?: TableColumnsType<ResourceRecord>;
   /** Extra buttons in a row's actions. */
@@ -111,6 +116,7 @@ function ReferenceCell({ field, value }: { field: Field; value: unknown }) {
 export function ResourcePage<F extends Fields>({
   resource,
   fixedFilters = {},
+  hiddenFields = [],
   extraColumns = [],
   rowActions,
   toolbar,
@@ -125,7 +131,9 @@ export function ResourcePage<F extends Fields>({
   const canEdit = can([permissions.edit]);
   const canRemove = can([permissions.remove]);
   const has = (action: ResourceDef['actions'][number]) => resource.actions.includes(action);
-  const fields = Object.entries(resource.fields) as [string, Field][];
+  const fields = (Object.entries(resource.fields) as [string, Field][]).filter(
+    ([key]) => !(key in fixedFilters) && !hiddenFields.includes(key),
+  );
 
   const [searchForm] = Form.useForm();
   const [editForm] = Form.useForm();

@@ -6,6 +6,7 @@ import dayjs from 'dayjs';
 import type { Field, ListOption } from '@cowork/contract';
 import { formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
+import { RichTextEditor } from '../RichTextEditor.tsx';
 
 /** Options of a reference field, from its `list` endpoint (cached per endpoint). */
 export function useListOptions(endpoint: string | undefined) {
@@ -53,14 +54,9 @@ export function FieldInput({
   const placeholder = `请输入${field.label}`;
   switch (field.kind) {
     case 'textarea':
+      return <Input.TextArea {...(props as object)} rows={4} placeholder={placeholder} />;
     case 'richtext':
-      return (
-        <Input.TextArea
-          {...(props as object)}
-          rows={field.kind === 'richtext' ? 10 : 4}
-          placeholder={placeholder}
-        />
-      );
+      return <RichTextEditor {...(props as { value?: string; onChange?: (v: string) => void })} />;
     case 'integer':
       return (
         <InputNumber

@@ -1,0 +1,45 @@
+/**
+ * 轮播图 (/system/banner) and 案例新闻 (/system/news): one page, the route decides the type. Each
+ * menu lists, searches and creates only its own type; news items also carry an article.
+ */
+import { useMemo } from 'react';
+import { useLocation } from 'react-router';
+import { Tag } from 'antd';
+import {
+  banner,
+  bannerTypeOfPath,
+  bannerTypes,
+  scheduleState,
+  scheduleStateLabels,
+} from '@cowork/contract/resources/banner';
+import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
+
+const stateColors = { pending: 'blue', showing: 'green', ended: 'default' } as const;
+
+const scheduleColumn = {
+  key: 'schedule',
+  title: '展示状态',
+  render: (_: unknown, record: ResourceRecord) => {
+    const state = scheduleState(record.startAt as string | null, record.endAt as string | null);
+    return <Tag color={stateColors[state]}>{scheduleStateLabels[state]}</Tag>;
+  },
+};
+
+export default function BannerPage() {
+  const { pathname } = useLocation();
+  const type = bannerTypeOfPath[pathname.replace(/\/$/, '')] ?? 'banner';
+  const resource = useMemo(
+    () => ({ ...banner, label: bannerTypes.find((t) => t.value === type)!.label }),
+    [type],
+  );
+  return (
+    <ResourcePage
+      // A fresh page per route, so the search form and paging of one menu never leak into the other.
+      key={type}
+      resource={resource}
+      fixedFilters={{ type }}
+      hiddenFields={type === 'banner' ? ['content'] : []}
+      extraColumns={[scheduleColumn]}
+    />
+  );
+}

@@ -1,0 +1,143 @@
+import { expect, test, type Locator } from '@playwright/test';
+import { demo, signIn } from './helpers';
+import { walkCrudScreen } from './resource';
+
+/** A 1×1 PNG, for when the image field is an upload control. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** The input of a form item found by its label (date pickers do not carry the label's id). */
+const itemInput = (scope: Locator, label: string) =>
+  scope
+    .locator('.ant-form-item')
+    .filter({ has: scope.page().getByText(label, { exact: true }) })
+    .locator('input');
+
+/** Fills the 图片 field, whether it is an upload control or a URL input. */
+async function fillImage(scope: Locator) {
+  const file = scope.locator('input[type=file]');
+  if ((await file.count()) > 0) {
+    await file.first().setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: PNG });
+    await expect(scope.locator('.ant-upload-list-item-done, .ant-upload-list-item').first()).toBeVisible();
+  } else {
+    await scope.getByLabel('图片', { exact: true }).fill('/demo/banner-1.svg');
+  }
+}
+
+test.describe('轮播图, 案例新闻 and 隐私协议 as 超级管理员', () => {
+  test.beforeEach(async ({ page }) => signIn(page, demo.admin));
+
+  test('轮播图: create, search, edit, publish, delete', async ({ page }) => {
+    await walkCrudScreen(page, {
+      path: '/system/banner',
+      label: '轮播图',
+      requiredMessage: '请填写标题',
+      create: { 标题: '国庆工位特惠', 图片: fillImage, 跳转链接: '/pages/product/seat' },
+      search: { 标题: '国庆' },
+      edit: { 标题: '国庆工位特惠（延期）' },
+      publish: true,
+    });
+  });
+
+  test('each menu lists only its own type, with the schedule state; banners have no article', async ({
+    page,
+  }) => {
+    await page.goto('/system/banner');
+    const table = page.getByRole('table');
+    await expect(table).toContainText('会议室按小时预订');
+    await expect(table).not.toContainText('某科技公司 60 人团队整层入驻');
+    for (const state of ['未开始', '展示中', '已结束']) await expect(table).toContainText(state);
+    await page.getByRole('button', { name: '新建轮播图' }).click();
+    const drawer = page.getByRole('dialog', { name: '新建轮播图' });
+    await expect(drawer.getByLabel('标题', { exact: true })).toBeVisible();
+    await expect(drawer.getByText('正文', { exact: true })).toHaveCount(0);
+    await expect(drawer.getByText('类型', { exact: true })).toHaveCount(0);
+    await drawer.getByRole('button', { name: /取\s*消/ }).click();
+
+    await page.getByTestId('side-menu').getByText('案例新闻').click();
+    await expect(page).toHaveURL(/\/system\/news$/);
+    await expect(table).toContainText('某科技公司 60 人团队整层入驻');
+    await expect(table).not.toContainText('会议室按小时预订');
+    await expect(page.getByText('共 3 条')).toBeVisible();
+  });
+
+  test('案例新闻: an article is previewed as it will be stored, saved sanitized', async ({ page }) => {
+    await page.goto('/system/news');
+    await page.getByRole('button', { name: '新建案例新闻' }).click();
+    const drawer = page.getByRole('dialog', { name: '新建案例新闻' });
+    await drawer.getByLabel('标题', { exact: true }).fill('设计工作室入驻记');
+    await fillImage(drawer);
+    await drawer
+      .getByLabel('正文', { exact: true })
+      .fill('<h2>小而美</h2><p onclick="alert(1)">入驻<strong>故事</strong><script>alert(1)</script></p>');
+    const preview = drawer.getByRole('region', { name: '正文预览' });
+    await expect(preview.getByRole('heading', { name: '小而美' })).toBeVisible();
+    await expect(preview).toContainText('入驻故事');
+    expect(await preview.innerHTML()).not.toMatch(/script|onclick/);
+    // A window that ends before it starts is refused by the server, naming 结束时间.
+    await itemInput(drawer, '开始时间').fill('2030-05-02 10:00:00');
+    await itemInput(drawer, '开始时间').press('Enter');
+    await itemInput(drawer, '结束时间').fill('2030-05-01 10:00:00');
+    await itemInput(drawer, '结束时间').press('Enter');
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(page.getByText('结束时间须晚于开始时间，请重新选择结束时间')).toBeVisible();
+    await itemInput(drawer, '结束时间').fill('2030-06-01 10:00:00');
+    await itemInput(drawer, '结束时间').press('Enter');
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(page.getByText('案例新闻已新建')).toBeVisible();
+
+    const row = page.getByRole('table').getByRole('row').filter({ hasText: '设计工作室入驻记' });
+    await expect(row).toContainText('未开始');
+    await row.getByRole('button', { name: /编\s*辑/ }).click();
+    const editor = page.getByRole('dialog', { name: '编辑案例新闻' });
+    await expect(editor.getByLabel('正文', { exact: true })).toHaveValue(
+      '<h2>小而美</h2><p>入驻<strong>故事</strong></p>',
+    );
+  });
+
+  test('隐私协议: create, search, edit, delete', async ({ page }) => {
+    await walkCrudScreen(page, {
+      path: '/system/agreement',
+      label: '协议',
+      requiredMessage: '请填写标题',
+      create: {
+        标题: '会员服务协议',
+        协议类型: async (scope) => {
+          await scope.getByLabel('协议类型', { exact: true }).click();
+          await scope.page().locator('.ant-select-item-option[title="服务协议"]').click();
+        },
+        版本号: 'v9.1',
+        协议内容: '<p>服务条款</p>',
+      },
+      search: { 标题: '会员服务' },
+      edit: { 标题: '会员服务协议（修订）' },
+    });
+  });
+
+  test('隐私协议: publishing a version unpublishes the other of its type; a published one is not removed', async ({
+    page,
+  }) => {
+    await page.goto('/system/agreement');
+    const rows = page.getByRole('table').getByRole('row').filter({ hasText: '隐私政策' });
+    const v10 = rows.filter({ hasText: 'v1.0' });
+    const v11 = rows.filter({ hasText: 'v1.1' });
+    await expect(v11.getByRole('switch')).toHaveAttribute('aria-checked', 'true');
+    await v10.getByRole('switch').click();
+    await expect(page.getByText('协议已发布')).toBeVisible();
+    await expect(v10.getByRole('switch')).toHaveAttribute('aria-checked', 'true');
+    await expect(v11.getByRole('switch')).toHaveAttribute('aria-checked', 'false');
+    // The 用户协议 stays published.
+    const user = page.getByRole('table').getByRole('row').filter({ hasText: '用户协议' });
+    await expect(user.getByRole('switch')).toHaveAttribute('aria-checked', 'true');
+
+    await v10.getByRole('button', { name: /删\s*除/ }).click();
+    await page
+      .getByRole('tooltip')
+      .getByRole('button', { name: /删\s*除/ })
+      .click();
+    await expect(page.getByText('协议版本 v1.0 正在发布中，不能删除：请先下架，再删除')).toBeVisible();
+    await expect(v10).toHaveCount(1);
+  });
+});
