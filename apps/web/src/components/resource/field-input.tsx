@@ -7,6 +7,7 @@ import type { Field, ListOption } from '@cowork/contract';
 import { formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import { RichTextEditor } from '../RichTextEditor.tsx';
+import { Upload, type UploadProps } from '../Upload.tsx';
 
 /** Options of a reference field, from its `list` endpoint (cached per endpoint). */
 export function useListOptions(endpoint: string | undefined) {
@@ -115,6 +116,16 @@ export function FieldInput({
       return <ReferenceSelect field={field} {...props} />;
     case 'password':
       return <Input.Password {...(props as object)} autoComplete="new-password" placeholder={placeholder} />;
+    case 'image':
+    case 'images':
+      return (
+        <Upload
+          {...(props as Pick<UploadProps, 'value' | 'onChange' | 'id'>)}
+          accept={field.upload?.accept}
+          maxSizeKb={field.upload?.maxSizeKb}
+          multiple={field.kind === 'images'}
+        />
+      );
     default:
       return <Input {...(props as object)} allowClear placeholder={placeholder} />;
   }
