@@ -48,7 +48,8 @@ export async function walkCrudScreen(page: Page, s: CrudScenario) {
   await expect(drawer).toBeHidden();
 
   const search = page.locator('.resource-search');
-  for (const [label, value] of Object.entries(s.search)) await search.getByLabel(label, { exact: true }).fill(value);
+  for (const [label, value] of Object.entries(s.search))
+    await search.getByLabel(label, { exact: true }).fill(value);
   await search.getByRole('button', { name: /查\s*询/ }).click();
   const created = String(Object.values(s.create)[0]);
   const row = table.getByRole('row').filter({ hasText: created });
@@ -73,7 +74,10 @@ export async function walkCrudScreen(page: Page, s: CrudScenario) {
   }
 
   await edited.getByRole('button', { name: /删\s*除/ }).click();
-  await page.getByRole('tooltip').getByRole('button', { name: /删\s*除/ }).click();
+  await page
+    .getByRole('tooltip')
+    .getByRole('button', { name: /删\s*除/ })
+    .click();
   await expect(page.getByText(`已删除 1 条${s.label}`)).toBeVisible();
   await expect(table.getByRole('row').filter({ hasText: String(Object.values(s.edit)[0]) })).toHaveCount(0);
 }
