@@ -120,26 +120,39 @@ function rolesOf(rows: RoleRow[]) {
   };
 }
 
+/** The user and role columns both look-ups read; one row per role held (or one with null role). */
+const userColumns = {
+  id: ssoUsers.id,
+  username: ssoUsers.username,
+  nickname: ssoUsers.nickname,
+  email: ssoUsers.email,
+  avatar: ssoUsers.avatar,
+  status: ssoUsers.status,
+  roleId: ssoRoles.id,
+  roleCode: ssoRoles.code,
+  roleName: ssoRoles.name,
+  rolePermissions: ssoRoles.permissions,
+};
+
+type UserRow = RoleRow & Pick<AuthUser, 'id' | 'username' | 'nickname' | 'email' | 'avatar' | 'status'>;
+
+/** Folds a user's rows (one per role) into the signed-in user. */
+function toAuthUser(rows: UserRow[]): AuthUser {
+  const { id, username, nickname, email, avatar, status } = rows[0];
+  return { id, username, nickname, email, avatar, status, ...rolesOf(rows) };
+}
+
 /** One query: the token, its user and the user's roles. Undefined when the token is unknown. */
 export async function findSession(db: Database, rawToken: string): Promise<Session | undefined> {
   const rows = await db
     .select({
+      ...userColumns,
       tokenId: authTokens.id,
       familyId: authTokens.familyId,
       kind: authTokens.kind,
       expiresAt: authTokens.expiresAt,
       revokedAt: authTokens.revokedAt,
       usedAt: authTokens.usedAt,
-      userId: ssoUsers.id,
-      username: ssoUsers.username,
-      nickname: ssoUsers.nickname,
-      email: ssoUsers.email,
-      avatar: ssoUsers.avatar,
-      status: ssoUsers.status,
-      roleId: ssoRoles.id,
-      roleCode: ssoRoles.code,
-      roleName: ssoRoles.name,
-      rolePermissions: ssoRoles.permissions,
     })
     .from(authTokens)
     .innerJoin(ssoUsers, eq(ssoUsers.id, authTokens.userId))
@@ -148,55 +161,19 @@ export async function findSession(db: Database, rawToken: string): Promise<Sessi
     .where(eq(authTokens.tokenHash, hashToken(rawToken)));
   const first = rows[0];
   if (!first) return undefined;
-  return {
-    tokenId: first.tokenId,
-    familyId: first.familyId,
-    kind: first.kind,
-    expiresAt: first.expiresAt,
-    revokedAt: first.revokedAt,
-    usedAt: first.usedAt,
-    user: {
-      id: first.userId,
-      username: first.username,
-      nickname: first.nickname,
-      email: first.email,
-      avatar: first.avatar,
-      status: first.status,
-      ...rolesOf(rows),
-    },
-  };
+  const { tokenId, familyId, kind, expiresAt, revokedAt, usedAt } = first;
+  return { tokenId, familyId, kind, expiresAt, revokedAt, usedAt, user: toAuthUser(rows) };
 }
 
 /** Loads a user's profile, roles and permissions by id (sign-in, where there is no token yet). */
 export async function loadAuthUser(db: Executor, userId: number): Promise<AuthUser | undefined> {
   const rows = await db
-    .select({
-      id: ssoUsers.id,
-      username: ssoUsers.username,
-      nickname: ssoUsers.nickname,
-      email: ssoUsers.email,
-      avatar: ssoUsers.avatar,
-      status: ssoUsers.status,
-      roleId: ssoRoles.id,
-      roleCode: ssoRoles.code,
-      roleName: ssoRoles.name,
-      rolePermissions: ssoRoles.permissions,
-    })
+    .select(userColumns)
     .from(ssoUsers)
     .leftJoin(ssoUserRoles, eq(ssoUserRoles.userId, ssoUsers.id))
     .leftJoin(ssoRoles, eq(ssoRoles.id, ssoUserRoles.roleId))
     .where(eq(ssoUsers.id, userId));
-  const first = rows[0];
-  if (!first) return undefined;
-  return {
-    id: first.id,
-    username: first.username,
-    nickname: first.nickname,
-    email: first.email,
-    avatar: first.avatar,
-    status: first.status,
-    ...rolesOf(rows),
-  };
+  return rows.length > 0 ? toAuthUser(rows) : undefined;
 }
 
 /** The `userInfo` of the contract, as user-info and the token endpoint answer it. */
