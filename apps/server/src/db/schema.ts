@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -413,3 +414,240 @@ export const ssoMenuRemovals = pgTable('sso_menu_removals', {
   removedAt: timestamptz('removed_at').notNull().defaultNow(),
   removedBy: integer('removed_by'),
 });
+
+// ---- 商户服务, 楼宇管理, 产品管理 ----
+
+/** Integer array column defaulting to empty (ids of referenced rows kept on the record). */
+const ids = (name: string) =>
+  integer(name)
+    .array()
+    .notNull()
+    .default(sql`'{}'::integer[]`);
+const texts = (name: string) =>
+  text(name)
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`);
+
+/** 商户管理 (merchant): the companies that run buildings and take a share of their sales. */
+export const merchants = pgTable(
+  'merchants',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    logoUrl: text('logo_url'),
+    contactName: text('contact_name'),
+    contactPhone: text('contact_phone'),
+    licenseNo: text('license_no'),
+    bankAccountName: text('bank_account_name'),
+    bankName: text('bank_name'),
+    /** Full account number; answers mask it unless the caller may edit merchants. */
+    bankAccountNo: text('bank_account_no'),
+    description: text('description'),
+    published: boolean('published').notNull().default(false),
+    sort: integer('sort').notNull().default(0),
+    ...authored(),
+  },
+  (t) => [uniqueIndex('merchants_name_key').on(sql`lower(${t.name})`)],
+);
+
+export const siteTypeValues = [
+  'member-card',
+  'meeting-card',
+  'office-seat',
+  'hall-seat',
+  'meeting-room',
+  'activity-venue',
+  'airport',
+] as const;
+
+/** 分账规则 (merchant-share): a merchant's share of one product type over a period; periods never overlap. */
+export const merchantShares = pgTable(
+  'merchant_shares',
+  {
+    id: serial('id').primaryKey(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id, { onDelete: 'restrict' }),
+    siteType: text('site_type', { enum: siteTypeValues }).notNull(),
+    /** 0–10000 = 0.00 %–100.00 %. */
+    ratioBasisPoints: integer('ratio_basis_points').notNull(),
+    effectiveFrom: timestamptz('effective_from').notNull(),
+    /** Exclusive end; null = open-ended. */
+    effectiveTo: timestamptz('effective_to'),
+    ...authored(),
+  },
+  (t) => [
+    index('merchant_shares_merchant_type_idx').on(t.merchantId, t.siteType, t.effectiveFrom),
+    check('merchant_shares_ratio_check', sql`${t.ratioBasisPoints} between 0 and 10000`),
+    check(
+      'merchant_shares_window_check',
+      sql`${t.effectiveTo} is null or ${t.effectiveTo} > ${t.effectiveFrom}`,
+    ),
+  ],
+);
+
+/** 楼宇列表 (building). Times of day are 'HH:mm' text; coordinates are WGS-84 degrees. */
+export const buildings = pgTable(
+  'buildings',
+  {
+    id: serial('id').primaryKey(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    provinceCode: text('province_code').notNull(),
+    cityCode: text('city_code').notNull(),
+    regionCode: text('region_code'),
+    address: text('address').notNull(),
+    longitude: doublePrecision('longitude'),
+    latitude: doublePrecision('latitude'),
+    floors: texts('floors'),
+    coverUrl: text('cover_url'),
+    imageUrls: texts('image_urls'),
+    brightPointIds: ids('bright_point_ids'),
+    ruleIds: ids('rule_ids'),
+    openTime: text('open_time'),
+    closeTime: text('close_time'),
+    phone: text('phone'),
+    description: text('description'),
+    published: boolean('published').notNull().default(false),
+    sort: integer('sort').notNull().default(0),
+    ...authored(),
+  },
+  (t) => [
+    uniqueIndex('buildings_name_key').on(sql`lower(${t.name})`),
+    index('buildings_merchant_idx').on(t.merchantId),
+    index('buildings_city_idx').on(t.cityCode),
+  ],
+);
+
+/** 楼宇负责人 (building-charge-person). */
+export const buildingChargePersons = pgTable('building_charge_persons', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  phone: text('phone').notNull(),
+  email: text('email'),
+  buildingIds: ids('building_ids'),
+  ...authored(),
+});
+
+export const userCardTypeValues = ['day', 'month', 'times'] as const;
+
+/** 会员卡 (user-card): day, month or times passes valid in the listed buildings. */
+export const userCards = pgTable('user_cards', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  cardType: text('card_type', { enum: userCardTypeValues }).notNull(),
+  validDays: integer('valid_days').notNull(),
+  /** Entries of a times card; null for day and month cards. */
+  times: integer('times'),
+  priceFen: integer('price_fen').notNull(),
+  buildingIds: ids('building_ids'),
+  description: text('description'),
+  published: boolean('published').notNull().default(false),
+  ...authored(),
+});
+
+/** 会议卡 (team-card): a stored-value card spent on meeting rooms in the listed buildings. */
+export const teamCards = pgTable('team_cards', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  faceValueFen: integer('face_value_fen').notNull(),
+  priceFen: integer('price_fen').notNull(),
+  validDays: integer('valid_days').notNull(),
+  buildingIds: ids('building_ids'),
+  published: boolean('published').notNull().default(false),
+  ...authored(),
+});
+
+export const seatTypeValues = ['fixed', 'flexible'] as const;
+export const seatGoodsUnitValues = ['day', 'month'] as const;
+
+/** 工位: office seats and hall seats share one shape in two tables, each with its seat goods. */
+function seatTables(name: 'office' | 'hall') {
+  const seats = pgTable(
+    `${name}_seats`,
+    {
+      id: serial('id').primaryKey(),
+      buildingId: integer('building_id')
+        .notNull()
+        .references(() => buildings.id, { onDelete: 'restrict' }),
+      floor: text('floor'),
+      code: text('code').notNull(),
+      name: text('name').notNull(),
+      seatType: text('seat_type', { enum: seatTypeValues }).notNull(),
+      dayPriceFen: integer('day_price_fen'),
+      monthPriceFen: integer('month_price_fen'),
+      status: text('status', { enum: userStatuses }).notNull().default('enabled'),
+      published: boolean('published').notNull().default(false),
+      ...authored(),
+    },
+    (t) => [uniqueIndex(`${name}_seats_building_code_key`).on(t.buildingId, sql`lower(${t.code})`)],
+  );
+  const goods = pgTable(
+    `${name}_seat_goods`,
+    {
+      id: serial('id').primaryKey(),
+      seatId: integer('seat_id')
+        .notNull()
+        .references(() => seats.id, { onDelete: 'cascade' }),
+      name: text('name').notNull(),
+      priceFen: integer('price_fen').notNull(),
+      unit: text('unit', { enum: seatGoodsUnitValues }).notNull(),
+      stock: integer('stock').notNull().default(0),
+      enabled: boolean('enabled').notNull().default(true),
+      ...authored(),
+    },
+    (t) => [index(`${name}_seat_goods_seat_idx`).on(t.seatId)],
+  );
+  return { seats, goods };
+}
+
+export const { seats: officeSeats, goods: officeSeatGoods } = seatTables('office');
+export const { seats: hallSeats, goods: hallSeatGoods } = seatTables('hall');
+
+/** 会议室 (office-station) and 活动场地 (activity-station): one shape in two tables. */
+function stationTable(name: 'office' | 'activity') {
+  return pgTable(
+    `${name}_stations`,
+    {
+      id: serial('id').primaryKey(),
+      buildingId: integer('building_id')
+        .notNull()
+        .references(() => buildings.id, { onDelete: 'restrict' }),
+      floor: text('floor'),
+      name: text('name').notNull(),
+      capacity: integer('capacity').notNull(),
+      areaSqm: doublePrecision('area_sqm'),
+      facilityIds: ids('facility_ids'),
+      imageUrls: texts('image_urls'),
+      hourPriceFen: integer('hour_price_fen').notNull(),
+      minBookingMinutes: integer('min_booking_minutes').notNull().default(60),
+      openTime: text('open_time').notNull(),
+      closeTime: text('close_time').notNull(),
+      published: boolean('published').notNull().default(false),
+      ...authored(),
+    },
+    (t) => [uniqueIndex(`${name}_stations_building_name_key`).on(t.buildingId, sql`lower(${t.name})`)],
+  );
+}
+
+export const officeStations = stationTable('office');
+export const activityStations = stationTable('activity');
+
+/** 机场贵宾厅 (airport-product): lounges sold per airport (airport-code). */
+export const airportProducts = pgTable(
+  'airport_products',
+  {
+    id: serial('id').primaryKey(),
+    airportCode: text('airport_code').notNull(),
+    terminal: text('terminal'),
+    loungeName: text('lounge_name').notNull(),
+    priceFen: integer('price_fen').notNull(),
+    supplierSku: text('supplier_sku'),
+    published: boolean('published').notNull().default(false),
+    ...authored(),
+  },
+  (t) => [index('airport_products_code_idx').on(t.airportCode)],
+);
