@@ -21,6 +21,7 @@ export type FieldKind =
   | 'textarea'
   | 'richtext'
   | 'integer'
+  | 'decimal'
   | 'money'
   | 'boolean'
   | 'enum'
@@ -212,6 +213,67 @@ export const field = {
       kind: 'image' as const,
       schema: optional ? base.nullish() : base.min(1, `请上传${label}`),
       upload: { accept: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg'], maxSizeKb: 2048 },
+      ...rest,
+    } satisfies Field;
+  },
+  /** Money in integer fen (the API), entered and shown in yuan with two decimals (¥). Never negative. */
+  money: (label: string, extra: Partial<Field> & { optional?: boolean; max?: number } = {}) => {
+    const { optional, max = 100_000_000_00, ...rest } = extra;
+    const base = z.coerce
+      .number({ error: `请填写${label}` })
+      .int(`${label}须精确到分`)
+      .min(0, `${label}不能为负数，请填写 0 或更大的金额`)
+      .max(max, `${label}不能超过 ¥${(max / 100).toFixed(2)}`);
+    return {
+      label,
+      kind: 'money' as const,
+      schema: optional ? base.nullish() : base,
+      sortable: true,
+      ...rest,
+    } satisfies Field;
+  },
+  /** A decimal number (coordinates, square metres) within [min, max]. */
+  decimal: (
+    label: string,
+    options: Partial<Field> & { min?: number; max?: number; optional?: boolean } = {},
+  ) => {
+    const { min = 0, max = 1_000_000_000, optional, ...rest } = options;
+    const base = z.coerce
+      .number({ error: `${label}必须是数字` })
+      .min(min, `${label}不能小于 ${min}`)
+      .max(max, `${label}不能大于 ${max}`);
+    return {
+      label,
+      kind: 'decimal' as const,
+      schema: optional ? base.nullish() : base,
+      ...rest,
+    } satisfies Field;
+  },
+  /** A time of day, 'HH:mm' (00:00–23:59). */
+  time: (label: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
+    const { optional, ...rest } = extra;
+    const base = z
+      .string({ error: `请选择${label}` })
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${label}格式不正确，请按 时:分 选择，如 09:00`);
+    return {
+      label,
+      kind: 'time' as const,
+      schema: optional ? base.nullish().or(z.literal('').transform(() => null)) : base,
+      ...rest,
+    } satisfies Field;
+  },
+  /** A gallery: several uploaded image URLs, in order. */
+  images: (label: string, extra: Partial<Field> & { max?: number } = {}) => {
+    const { max = 20, ...rest } = extra;
+    return {
+      label,
+      kind: 'images' as const,
+      schema: z
+        .array(z.string().min(1).max(500), { error: `请上传${label}` })
+        .max(max, `${label}最多 ${max} 张`)
+        .default([]),
+      list: false,
+      upload: { accept: ['png', 'jpg', 'jpeg', 'gif', 'webp'], maxSizeKb: 5120 },
       ...rest,
     } satisfies Field;
   },

@@ -67,6 +67,8 @@ export function FieldInput({
           placeholder={placeholder}
         />
       );
+    case 'decimal':
+      return <InputNumber {...(props as object)} style={{ width: '100%' }} placeholder={placeholder} />;
     case 'money':
       // Entered in yuan, stored in fen.
       return (
