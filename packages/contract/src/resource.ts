@@ -23,6 +23,7 @@ export type FieldKind =
   | 'integer'
   | 'decimal'
   | 'money'
+  | 'percent'
   | 'boolean'
   | 'enum'
   | 'date'
@@ -227,6 +228,25 @@ export const field = {
     return {
       label,
       kind: 'money' as const,
+      schema: optional ? base.nullish() : base,
+      sortable: true,
+      ...rest,
+    } satisfies Field;
+  },
+  /**
+   * A percentage stored in basis points (integer 0–10000 = 0.00 %–100.00 %), entered and shown as a
+   * percentage with two decimals (`formatPercent`).
+   */
+  percent: (label: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
+    const { optional, ...rest } = extra;
+    const base = z.coerce
+      .number({ error: `请填写${label}` })
+      .int(`${label}最多保留两位小数`)
+      .min(0, `${label}须在 0.00% 到 100.00% 之间`)
+      .max(10_000, `${label}须在 0.00% 到 100.00% 之间`);
+    return {
+      label,
+      kind: 'percent' as const,
       schema: optional ? base.nullish() : base,
       sortable: true,
       ...rest,
@@ -500,6 +520,9 @@ export const listOption = z.object({
 });
 export type ListOption = z.infer<typeof listOption>;
 
+/** Basis points as a percentage with two decimals: 1250 → `12.50%`. */
+export const formatPercent = (basisPoints: number) => `${(basisPoints / 100).toFixed(2)}%`;
+
 /** Endpoint paths of a resource (DESIGN.md section 4). */
 export const resourcePaths = (def: Pick<ResourceDef, 'base'>) => ({
   page: `${def.base}/page`,
@@ -539,6 +562,7 @@ const outputOf = (f: Field): z.ZodType => {
   switch (f.kind) {
     case 'integer':
     case 'money':
+    case 'percent':
     case 'reference':
       return z.number().nullable();
     case 'boolean':

@@ -46,8 +46,8 @@ export const menuGroups: MenuGroup[] = [
 
 /** [group key, leaf path segment, Chinese name, page module, built] in menu order. */
 const leaves: [string, string, string, string, boolean][] = [
-  ['merchant', 'brand', '商户管理', 'merchant/brand', false],
-  ['merchant', 'rule', '分账规则', 'merchant/rule', false],
+  ['merchant', 'brand', '商户管理', 'merchant/brand', true],
+  ['merchant', 'rule', '分账规则', 'merchant/rule', true],
   ['merchant', 'share', '商户分账', 'merchant/share', false],
   ['building', 'list', '楼宇列表', 'building/list', false],
   ['building', 'person', '楼宇负责人', 'building/person', false],

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { DatePicker, Input, InputNumber, Select, Switch, Tag, TimePicker, type FormRule } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import type { Field, ListOption } from '@cowork/contract';
+import { formatPercent, type Field, type ListOption } from '@cowork/contract';
 import { formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import { RichTextEditor } from '../RichTextEditor.tsx';
@@ -82,6 +82,21 @@ export function FieldInput({
           placeholder={placeholder}
         />
       );
+    case 'percent':
+      // Entered as a percentage with two decimals, stored in basis points.
+      return (
+        <InputNumber
+          id={(props as { id?: string }).id}
+          value={typeof props.value === 'number' ? props.value / 100 : undefined}
+          onChange={(v) => props.onChange?.(typeof v === 'number' ? Math.round(v * 100) : null)}
+          min={0}
+          max={100}
+          precision={2}
+          suffix="%"
+          style={{ width: '100%' }}
+          placeholder={placeholder}
+        />
+      );
     case 'boolean':
       return <Switch checked={Boolean(props.value)} onChange={props.onChange} />;
     case 'enum':
@@ -147,6 +162,8 @@ export function FieldCell({
   switch (field.kind) {
     case 'money':
       return yuan(value);
+    case 'percent':
+      return typeof value === 'number' ? formatPercent(value) : '—';
     case 'boolean':
       return value ? <Tag color="green">是</Tag> : <Tag>否</Tag>;
     case 'enum':

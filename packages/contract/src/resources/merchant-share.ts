@@ -1,0 +1,67 @@
+/**
+ * 分账规则 (merchant-share): the share of a product type's sales a merchant receives over a period.
+ * Periods of one merchant and one product type never overlap; the end is exclusive and may be
+ * left open (长期有效).
+ */
+import { prefixes } from '../endpoints.ts';
+import { defineResource, field, formatPercent } from '../resource.ts';
+
+/** The product types sales are shared on (values of `siteTypeValues` in the server's schema). */
+export const siteTypeOptions = [
+  { value: 'member-card', label: '会员卡' },
+  { value: 'meeting-card', label: '会议卡' },
+  { value: 'office-seat', label: '办公区工位' },
+  { value: 'hall-seat', label: '大厅工位' },
+  { value: 'meeting-room', label: '会议室' },
+  { value: 'activity-venue', label: '活动场地' },
+  { value: 'airport', label: '机场贵宾厅' },
+] as const;
+export type SiteType = (typeof siteTypeOptions)[number]['value'];
+
+export const siteTypeLabel = (value: string) =>
+  siteTypeOptions.find((o) => o.value === value)?.label ?? value;
+
+export const merchantShare = defineResource({
+  key: 'merchant-share',
+  base: `${prefixes.merchant}/merchant-share`,
+  label: '分账规则',
+  permission: 'merchant:rule',
+  actions: ['page', 'detail', 'save', 'edit', 'remove'],
+  fields: {
+    merchantId: field.reference('商户', `${prefixes.merchant}/merchant/list`),
+    siteType: field.enumeration('产品类型', siteTypeOptions),
+    ratioBasisPoints: field.percent('分账比例', { help: '0–100%，最多两位小数' }),
+    effectiveFrom: field.datetime('生效时间', { sortable: true, list: false }),
+    effectiveTo: field.datetime('失效时间', {
+      optional: true,
+      list: false,
+      help: '不填则长期有效；须晚于生效时间，到该时间起不再适用',
+    }),
+  },
+  defaultSort: { field: 'effectiveFrom', order: 'descend' },
+});
+
+const SHANGHAI_OFFSET_MS = 8 * 60 * 60 * 1000;
+
+/** A moment as the day in Shanghai (`2026-01-01`), with the time when it is not midnight. */
+function shanghaiMoment(value: string | Date): string {
+  const [day, time] = new Date(new Date(value).getTime() + SHANGHAI_OFFSET_MS).toISOString().split('T');
+  const hhmm = time.slice(0, 5);
+  return hhmm === '00:00' ? day : `${day} ${hhmm}`;
+}
+
+/** `2026-01-01 起长期有效` or `2025-01-01 至 2026-01-01` (the end exclusive). */
+export function shareWindowText(from: string | Date, to: string | Date | null | undefined): string {
+  return to ? `${shanghaiMoment(from)} 至 ${shanghaiMoment(to)}` : `${shanghaiMoment(from)} 起长期有效`;
+}
+
+/** `#4（会议室 15.00%，2026-01-01 起长期有效）`: how a rule is named in messages. */
+export function shareRuleText(rule: {
+  id: number;
+  siteType: string;
+  ratioBasisPoints: number;
+  effectiveFrom: string | Date;
+  effectiveTo: string | Date | null;
+}): string {
+  return `#${rule.id}（${siteTypeLabel(rule.siteType)} ${formatPercent(rule.ratioBasisPoints)}，${shareWindowText(rule.effectiveFrom, rule.effectiveTo)}）`;
+}
