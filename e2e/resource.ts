@@ -12,8 +12,8 @@ export interface CrudScenario {
   create: Entries;
   /** Entries changed in the edit drawer; the first value must appear in the row afterwards. */
   edit: Entries;
-  /** Search-form entries that find the record (text inputs). */
-  search: Record<string, string>;
+  /** Search-form entries that find the record: text inputs, or functions that fill a select. */
+  search: Entries;
   /** Whether the screen has a publish switch. */
   publish?: boolean;
   /** A required field left empty must show this message. */
@@ -48,8 +48,7 @@ export async function walkCrudScreen(page: Page, s: CrudScenario) {
   await expect(drawer).toBeHidden();
 
   const search = page.locator('.resource-search');
-  for (const [label, value] of Object.entries(s.search))
-    await search.getByLabel(label, { exact: true }).fill(value);
+  await fill(search, s.search);
   await search.getByRole('button', { name: /查\s*询/ }).click();
   const created = String(Object.values(s.create)[0]);
   const row = table.getByRole('row').filter({ hasText: created });
