@@ -458,6 +458,17 @@ describe('seat specifics', () => {
       );
       expect(header.status).toBe(400);
       expect(header.body.msg).toContain('工位编号');
+      const rows = Array.from({ length: 5001 }, (_, i) => [
+        '氪空间·国贸中心',
+        '16F',
+        `R-${i}`,
+        '行',
+        '固定工位',
+        1,
+      ]);
+      const many = await upload(officeSeat, 'many.xlsx', await workbook(rows));
+      expect(many.status).toBe(400);
+      expect(many.body.msg).toContain('5000 行');
       const empty = await upload(officeSeat, 'empty.xlsx', await workbook([]));
       expect(empty.status).toBe(400);
       const none = await call('POST', importPaths(officeSeat).excel, {});

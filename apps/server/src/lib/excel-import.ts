@@ -36,7 +36,7 @@ import {
   type ListOption,
 } from '@cowork/contract';
 import type { Executor } from '../db/client.ts';
-import { audit } from './audit.ts';
+import { auditMany } from './audit.ts';
 import type { CrudOptions } from './crud.ts';
 import { AppError, badRequest, envelope, errorEnvelope, ok } from './http.ts';
 
@@ -201,8 +201,9 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
         url: field.listEndpoint,
         headers: { authorization: request.headers.authorization ?? '' },
       });
-      const body = res.json<{ data?: ListOption[] }>();
-      if (res.statusCode !== 200 || !Array.isArray(body.data)) throw new AppError(res.statusCode, res.body);
+      const body = res.json<{ msg?: string; data?: ListOption[] }>();
+      if (res.statusCode !== 200 || !Array.isArray(body.data))
+        throw new AppError(res.statusCode, body.msg ?? importMessages.unreadable);
       found.set(key, body.data);
     }
     return found;
@@ -425,15 +426,20 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
           .insert(table)
           .values(chunk.map((r) => ({ ...r.values, createdBy: by, updatedBy: by })))
           .returning()) as Row[];
-        const answered = options.expand ? await options.expand(saved, tx) : saved;
-        for (const [j, record] of answered.entries()) {
+        for (const [j, record] of saved.entries()) {
           await options.afterWrite?.(record, chunk[j].values, { request, tx });
-          await audit(
-            request,
-            { action: 'import', resource: resource.key, resourceId: record.id, after: record },
-            tx,
-          );
         }
+        const answered = options.expand ? await options.expand(saved, tx) : saved;
+        await auditMany(
+          request,
+          answered.map((record) => ({
+            action: 'import',
+            resource: resource.key,
+            resourceId: record.id,
+            after: record,
+          })),
+          tx,
+        );
       }
       return ready.length;
     });

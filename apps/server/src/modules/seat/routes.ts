@@ -36,19 +36,34 @@ const merged = (key: string, values: Values, existing?: Values) =>
   values[key] !== undefined ? values[key] : existing?.[key];
 
 /**
+ * The floors of a building (null when there is none), read once per transaction: an import checks
+ * thousands of rows against a handful of buildings.
+ */
+const floorsRead = new WeakMap<Executor, Map<number, string[] | null>>();
+async function floorsOf(tx: Executor, buildingId: number): Promise<string[] | null> {
+  const known = floorsRead.get(tx) ?? new Map<number, string[] | null>();
+  floorsRead.set(tx, known);
+  if (!known.has(buildingId)) {
+    const [building] = await tx
+      .select({ floors: buildings.floors })
+      .from(buildings)
+      .where(eq(buildings.id, buildingId));
+    known.set(buildingId, building?.floors ?? null);
+  }
+  return known.get(buildingId)!;
+}
+
+/**
  * The building must exist; when it has floors the seat names one of them; a seat is priced by the
  * day, the month or both.
  */
 async function prepareSeat(values: Values, { tx, existing }: { tx: Executor; existing?: Values }) {
-  const [building] = await tx
-    .select({ floors: buildings.floors })
-    .from(buildings)
-    .where(eq(buildings.id, merged('buildingId', values, existing) as number));
-  if (!building) throw badRequest(seatMessages.buildingMissing);
+  const floors = await floorsOf(tx, merged('buildingId', values, existing) as number);
+  if (!floors) throw badRequest(seatMessages.buildingMissing);
   const floor = merged('floor', values, existing) as string | null | undefined;
-  if (building.floors.length > 0) {
-    if (!floor) throw badRequest(seatMessages.floorRequired(building.floors));
-    if (!building.floors.includes(floor)) throw badRequest(seatMessages.floorUnknown(floor, building.floors));
+  if (floors.length > 0) {
+    if (!floor) throw badRequest(seatMessages.floorRequired(floors));
+    if (!floors.includes(floor)) throw badRequest(seatMessages.floorUnknown(floor, floors));
   }
   const priced = ['dayPriceFen', 'monthPriceFen'].some((key) => {
     const price = merged(key, values, existing);
