@@ -8,3 +8,4 @@ export * from './routes.ts';
 export * from './resource.ts';
 export * from './area.ts';
 export * from './upload.ts';
+export * from './excel-import.ts';

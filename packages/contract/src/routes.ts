@@ -53,7 +53,7 @@ const leaves: [string, string, string, string, boolean][] = [
   ['building', 'person', '楼宇负责人', 'building/person', false],
   ['product', 'member', '会员卡', 'product/member', false],
   ['product', 'meeting', '会议卡', 'product/meeting', false],
-  ['product', 'seat', '工位', 'product/seat', false],
+  ['product', 'seat', '工位', 'product/seat', true],
   ['product', 'meetingRoom', '会议室', 'product/station', false],
   ['product', 'activityVenue', '活动场地', 'product/station', false],
   ['product', 'airport', '机场贵宾厅', 'product/airport', false],

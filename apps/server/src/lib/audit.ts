@@ -31,15 +31,26 @@ function redact(value: unknown): unknown {
   return value;
 }
 
+const rowOf = (request: FastifyRequest, entry: AuditEntry) => ({
+  actorId: entry.actorId !== undefined ? entry.actorId : (request.user?.id ?? null),
+  action: entry.action,
+  resource: entry.resource,
+  resourceId: entry.resourceId === undefined || entry.resourceId === null ? null : String(entry.resourceId),
+  before: redact(entry.before),
+  after: redact(entry.after),
+  ip: request.ip,
+});
+
 /** Records one write. Pass the transaction as `db` so the entry commits with the change. */
 export async function audit(request: FastifyRequest, entry: AuditEntry, db: Executor = request.server.db) {
-  await db.insert(auditLogs).values({
-    actorId: entry.actorId !== undefined ? entry.actorId : (request.user?.id ?? null),
-    action: entry.action,
-    resource: entry.resource,
-    resourceId: entry.resourceId === undefined || entry.resourceId === null ? null : String(entry.resourceId),
-    before: redact(entry.before),
-    after: redact(entry.after),
-    ip: request.ip,
-  });
+  await db.insert(auditLogs).values(rowOf(request, entry));
+}
+
+/** Records many writes of one request in one statement (the rows of an import). */
+export async function auditMany(
+  request: FastifyRequest,
+  entries: AuditEntry[],
+  db: Executor = request.server.db,
+) {
+  if (entries.length > 0) await db.insert(auditLogs).values(entries.map((entry) => rowOf(request, entry)));
 }

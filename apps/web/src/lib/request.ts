@@ -35,11 +35,14 @@ declare module 'axios' {
 export class RequestError extends Error {
   readonly code: number | undefined;
   readonly status: number | undefined;
-  constructor(text: string, code?: number, status?: number) {
+  /** The envelope's `data` of a refusal that explains itself (an import's bad rows). */
+  readonly data: unknown;
+  constructor(text: string, code?: number, status?: number, data?: unknown) {
     super(text);
     this.name = 'RequestError';
     this.code = code;
     this.status = status;
+    this.data = data;
   }
 }
 
@@ -73,6 +76,9 @@ request.interceptors.response.use(onResponse, onError);
 function onResponse(response: AxiosResponse) {
   const body: unknown = response.data;
   if (isTokenUrl(response.config.url) && response.status === 200 && body) return body as never;
+  // A file download (an import template) carries no envelope.
+  if (response.config.responseType === 'blob' && response.status === 200 && body instanceof Blob)
+    return body as never;
   if (response.status !== 200 || !body || typeof body !== 'object') {
     toastError(messages.serverError);
     return Promise.reject(new RequestError(messages.serverError, undefined, response.status));
@@ -81,7 +87,7 @@ function onResponse(response: AxiosResponse) {
   if (envelope.code === SUCCESS_CODE) return body as never;
   const text = envelope.msg || messages.serverError;
   toastError(text);
-  return Promise.reject(new RequestError(text, envelope.code, response.status));
+  return Promise.reject(new RequestError(text, envelope.code, response.status, envelope.data));
 }
 
 function onError(error: unknown) {
@@ -110,7 +116,7 @@ function onError(error: unknown) {
   }
   const text = serverText ?? transportText(error);
   toastError(text);
-  return Promise.reject(new RequestError(text, code, status));
+  return Promise.reject(new RequestError(text, code, status, body?.data));
 }
 
 /**
@@ -222,6 +228,9 @@ export const api = {
   /** PUT with the payload as query string. */
   putQuery: <T>(url: string, params?: Params, config?: Config) =>
     call<T>({ ...config, method: 'put', url, params }),
+  /** GET a file (no envelope), e.g. an import template. */
+  download: (url: string, params?: Params) =>
+    request.request<Blob, Blob>({ method: 'get', url, params, responseType: 'blob' }),
 };
 
 /** Signs in with the password grant (form body); the token endpoint answers without envelope. */

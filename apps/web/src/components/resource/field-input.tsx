@@ -73,6 +73,7 @@ export function FieldInput({
       // Entered in yuan, stored in fen.
       return (
         <InputNumber
+          id={(props as { id?: string }).id}
           value={typeof props.value === 'number' ? props.value / 100 : undefined}
           onChange={(v) => props.onChange?.(typeof v === 'number' ? Math.round(v * 100) : null)}
           min={0}

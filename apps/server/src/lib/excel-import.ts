@@ -1,0 +1,500 @@
+/**
+ * Excel import of any resource declared in the contract: `GET {base}/import/template` answers an
+ * .xlsx whose columns are the form fields under their Chinese labels (money in yuan, enumerations
+ * by their labels, references by the referenced record's name, lists separated by 、), and
+ * `POST {base}/import/excel` (multipart field `file`) reads a filled one. Every row goes through
+ * the create schema, the module's own `prepare` and the unique checks (inside the file and against
+ * the database); one bad row and nothing is written, the answer listing every bad row. Otherwise
+ * all rows are inserted in one transaction, each audited.
+ *
+ * @example
+ *   const options = { resource: officeSeat, table: officeSeats, prepare };
+ *   app.register(crudModule(options));
+ *   app.register(excelImportRoutes({ ...options, example: { code: 'A区-01', … } }));
+ */
+import multipart from '@fastify/multipart';
+import ExcelJS from 'exceljs';
+import { and, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createSchema,
+  IMPORT_HELP_SHEET,
+  IMPORT_LIST_SEPARATOR,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ROWS,
+  importMessages,
+  importPaths,
+  importRejection,
+  importResult,
+  resourcePermissions,
+  type Field,
+  type Fields,
+  type ImportRowError,
+  type ListOption,
+} from '@cowork/contract';
+import type { Executor } from '../db/client.ts';
+import { auditMany } from './audit.ts';
+import type { CrudOptions } from './crud.ts';
+import { AppError, badRequest, envelope, errorEnvelope, ok } from './http.ts';
+
+type Values = Record<string, unknown>;
+type Row = Values & { id: number };
+
+export interface ExcelImportOptions<F extends Fields> extends Pick<
+  CrudOptions<F>,
+  'resource' | 'table' | 'prepare' | 'afterWrite' | 'expand'
+> {
+  /** One example row as a user types it (field → cell); references default to the first option. */
+  example: Partial<Record<keyof F & string, string | number | boolean>>;
+  /** The template's fields, in order (default: every form field a cell can hold). */
+  fields?: (keyof F & string)[];
+}
+
+/** Kinds a cell cannot hold (uploads, formatted articles, secrets). */
+const NOT_IN_CELLS = new Set<Field['kind']>(['image', 'images', 'richtext', 'password']);
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+export interface ImportColumn {
+  key: string;
+  field: Field;
+  /** The header of the column: the label, `{label}名称` for references, `{label}（元）` for money. */
+  header: string;
+}
+
+export function importColumns<F extends Fields>(options: Pick<ExcelImportOptions<F>, 'resource' | 'fields'>) {
+  const entries = Object.entries(options.resource.fields) as [string, Field][];
+  const chosen = options.fields
+    ? options.fields.map((key) => [key, options.resource.fields[key]] as [string, Field])
+    : entries.filter(([, f]) => f.form !== false && !NOT_IN_CELLS.has(f.kind));
+  return chosen.map(([key, field]): ImportColumn => ({ key, field, header: headerOf(field) }));
+}
+
+const headerOf = (field: Field) =>
+  field.kind === 'reference' || field.kind === 'references'
+    ? `${field.label}名称`
+    : field.kind === 'money'
+      ? `${field.label}（元）`
+      : field.label;
+
+const isRequired = (field: Field) => !field.schema.safeParse(undefined).success;
+
+/** A cell's value as typed: rich text joined, formulas by their result, hyperlinks by their text. */
+function cellValue(cell: ExcelJS.CellValue): string | number | boolean | Date | undefined {
+  if (cell === null || cell === undefined) return undefined;
+  if (typeof cell === 'string') return cell.trim() === '' ? undefined : cell.trim();
+  if (typeof cell === 'number' || typeof cell === 'boolean' || cell instanceof Date) return cell;
+  if ('richText' in cell) return cellValue(cell.richText.map((part) => part.text).join(''));
+  if ('formula' in cell || 'sharedFormula' in cell)
+    return cellValue((cell as { result?: ExcelJS.CellValue }).result ?? null);
+  if ('text' in cell) return cellValue(String(cell.text));
+  if ('error' in cell) return String(cell.error);
+  return undefined;
+}
+
+/** Reference options by lower-cased name (a name held by several records maps to all of them). */
+type Lookup = Map<string, number[]>;
+
+class CellError extends Error {}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A cell → the value the create schema reads for its field; throws CellError when it cannot be. */
+function toFieldValue(column: ImportColumn, raw: ReturnType<typeof cellValue>, lookup?: Lookup): unknown {
+  const { field } = column;
+  if (raw === undefined) return undefined;
+  const text = raw instanceof Date ? raw.toISOString() : String(raw).trim();
+  const list = () =>
+    text
+      .split(/[、,，]/)
+      .map((s) => s.trim())
+      .filter(Boolean);
+  switch (field.kind) {
+    case 'money': {
+      const yuan = typeof raw === 'number' ? raw : Number(text.replace(/^[¥￥]/, ''));
+      if (!Number.isFinite(yuan)) throw new CellError(importMessages.notNumber(field.label));
+      const fen = Math.round(yuan * 100);
+      // More than two decimals stays fractional, so the schema says 须精确到分.
+      return Math.abs(yuan * 100 - fen) < 1e-6 ? fen : yuan * 100;
+    }
+    case 'integer':
+    case 'decimal': {
+      const n = typeof raw === 'number' ? raw : Number(text);
+      if (!Number.isFinite(n)) throw new CellError(importMessages.notNumber(field.label));
+      return n;
+    }
+    case 'boolean': {
+      if (typeof raw === 'boolean') return raw;
+      if (['是', 'true', '1', '已发布', '启用'].includes(text.toLowerCase())) return true;
+      if (['否', 'false', '0', '未发布', '停用'].includes(text.toLowerCase())) return false;
+      throw new CellError(importMessages.notBoolean(field.label));
+    }
+    case 'enum': {
+      const option = field.options?.find((o) => o.label === text || o.value === text);
+      if (!option)
+        throw new CellError(
+          importMessages.unknownOption(field.label, field.options?.map((o) => o.label) ?? []),
+        );
+      return option.value;
+    }
+    case 'reference':
+    case 'references': {
+      const ids = (field.kind === 'reference' ? [text] : list()).map((name) => {
+        const found = lookup?.get(name.toLowerCase()) ?? [];
+        if (found.length === 0) throw new CellError(importMessages.unknownReference(field.label, name));
+        if (found.length > 1) throw new CellError(importMessages.ambiguousReference(field.label, name));
+        return found[0];
+      });
+      return field.kind === 'reference' ? ids[0] : ids;
+    }
+    case 'tags':
+      return list();
+    case 'time':
+      // Excel keeps a time of day as a date on 1899-12-30, in UTC.
+      return raw instanceof Date ? `${pad(raw.getUTCHours())}:${pad(raw.getUTCMinutes())}` : text;
+    case 'date':
+      return raw instanceof Date ? raw.toISOString().slice(0, 10) : text;
+    case 'datetime':
+      return raw instanceof Date ? raw.toISOString() : text;
+    default:
+      return typeof raw === 'number' ? String(raw) : text;
+  }
+}
+
+/** The column a `prepare` message names: `{label}：…`, else the longest label it mentions. */
+function columnOfMessage(columns: ImportColumn[], message: string): { column: string; message: string } {
+  const prefixed = /^([^：]+)：(.+)$/s.exec(message);
+  const byPrefix = prefixed && columns.find((c) => c.field.label === prefixed[1]);
+  if (byPrefix) return { column: byPrefix.header, message: prefixed[2] };
+  const named = columns
+    .filter((c) => message.includes(c.field.label))
+    .sort((a, b) => b.field.label.length - a.field.label.length)[0];
+  return { column: named?.header ?? '—', message };
+}
+
+/** A refused import: 400 with every bad row in `data.errors`. */
+class ImportRejected extends Error {
+  constructor(readonly errors: ImportRowError[]) {
+    super('import rejected');
+  }
+}
+
+export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<F>): FastifyPluginAsyncZod {
+  const { resource, table } = options;
+  const paths = importPaths(resource);
+  const permissions = resourcePermissions(resource);
+  const columns = importColumns(options);
+  const schema = createSchema(resource);
+  const tableColumns = table as unknown as Record<string, PgColumn>;
+  const tags = [resource.key];
+
+  /** Each reference column's options, read through its list endpoint as the caller. */
+  async function lookups(request: FastifyRequest): Promise<Map<string, ListOption[]>> {
+    const found = new Map<string, ListOption[]>();
+    for (const { key, field } of columns) {
+      if (!field.listEndpoint) continue;
+      const res = await request.server.inject({
+        method: 'GET',
+        url: field.listEndpoint,
+        headers: { authorization: request.headers.authorization ?? '' },
+      });
+      const body = res.json<{ msg?: string; data?: ListOption[] }>();
+      if (res.statusCode !== 200 || !Array.isArray(body.data))
+        throw new AppError(res.statusCode, body.msg ?? importMessages.unreadable);
+      found.set(key, body.data);
+    }
+    return found;
+  }
+
+  /** The template: header row, an example row, and a 说明 sheet with the allowed values. */
+  async function template(request: FastifyRequest): Promise<Buffer> {
+    const choices = await lookups(request);
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet(resource.label);
+    sheet.columns = columns.map((c) => ({
+      header: c.header,
+      key: c.key,
+      width: Math.max(14, c.header.length * 3),
+    }));
+    sheet.getRow(1).font = { bold: true };
+    sheet.addRow(
+      Object.fromEntries(
+        columns.map((c) => [
+          c.key,
+          choices.get(c.key)?.[0]?.label ?? options.example[c.key as keyof F & string] ?? '',
+        ]),
+      ),
+    );
+    const help = workbook.addWorksheet(IMPORT_HELP_SHEET);
+    help.columns = [
+      { header: '列名', key: 'header', width: 18 },
+      { header: '必填', key: 'required', width: 8 },
+      { header: '填写说明', key: 'note', width: 80 },
+    ];
+    help.getRow(1).font = { bold: true };
+    for (const c of columns) {
+      const names = choices.get(c.key)?.map((o) => o.label);
+      const notes = [
+        c.field.options && `可选值：${c.field.options.map((o) => o.label).join(IMPORT_LIST_SEPARATOR)}`,
+        c.field.kind === 'boolean' && '填 是 或 否',
+        c.field.kind === 'money' && '单位为元，最多两位小数，如 88.50',
+        c.field.kind === 'time' && '时:分，如 09:00',
+        c.field.kind === 'references' && `可填多个，用“${IMPORT_LIST_SEPARATOR}”分隔`,
+        c.field.kind === 'tags' && `可填多个，用“${IMPORT_LIST_SEPARATOR}”分隔`,
+        names && `可选值：${names.join(IMPORT_LIST_SEPARATOR)}`,
+        c.field.help,
+      ].filter(Boolean);
+      help.addRow({ header: c.header, required: isRequired(c.field) ? '是' : '否', note: notes.join('；') });
+    }
+    help.addRow({});
+    help.addRow({
+      header: '注意',
+      note: `从第 2 行起每行一条数据，一次最多 ${IMPORT_MAX_ROWS} 行；请勿修改表头。有任何一行出错时不会导入任何数据。`,
+    });
+    return Buffer.from(await workbook.xlsx.writeBuffer());
+  }
+
+  /** The uploaded file, whole: refused when missing, too large or not a ZIP package. */
+  async function receive(request: FastifyRequest): Promise<Buffer> {
+    if (!request.isMultipart()) throw badRequest(importMessages.fileRequired);
+    let data: Buffer | undefined;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file' && part.fieldname === 'file' && !data) data = await part.toBuffer();
+        else if (part.type === 'file') await part.toBuffer();
+      }
+    } catch (error) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+        throw badRequest(importMessages.tooLarge);
+      throw badRequest(importMessages.unreadable);
+    }
+    if (!data || data.length === 0) throw badRequest(importMessages.fileRequired);
+    // The name is only a claim; an .xlsx is a ZIP package.
+    if (!data.subarray(0, 4).equals(ZIP_MAGIC)) throw badRequest(importMessages.notXlsx);
+    return data;
+  }
+
+  /** Header → column number; 400 naming the first template column the sheet lacks. */
+  function headerMap(sheet: ExcelJS.Worksheet): Map<string, number> {
+    const found = new Map<string, number>();
+    sheet.getRow(1).eachCell((cell, col) => {
+      const text = cellValue(cell.value);
+      if (typeof text === 'string') found.set(text, col);
+    });
+    for (const c of columns)
+      if (!found.has(c.header)) throw badRequest(importMessages.missingColumn(c.header));
+    return found;
+  }
+
+  /**
+   * Rows whose unique values clash inside the file or with stored records (within the scope of
+   * `uniqueWithin`), as row errors.
+   */
+  async function uniqueClashes(
+    tx: Executor,
+    rows: { row: number; values: Values }[],
+  ): Promise<ImportRowError[]> {
+    const errors: ImportRowError[] = [];
+    for (const c of columns.filter((col) => col.field.unique)) {
+      const scope = c.field.uniqueWithin;
+      const keyOf = (value: unknown, scopeValue: unknown) =>
+        `${String(scopeValue ?? '')}\u0000${typeof value === 'string' ? value.toLowerCase() : String(value)}`;
+      const seen = new Map<string, number>();
+      const candidates = rows.filter(
+        (r) => r.values[c.key] !== undefined && r.values[c.key] !== null && r.values[c.key] !== '',
+      );
+      for (const r of candidates) {
+        const key = keyOf(r.values[c.key], scope ? r.values[scope] : undefined);
+        const first = seen.get(key);
+        if (first !== undefined) {
+          errors.push({
+            row: r.row,
+            column: c.header,
+            message: importMessages.duplicateInFile(c.field.label, first),
+          });
+        } else seen.set(key, r.row);
+      }
+      if (candidates.length === 0) continue;
+      const column = tableColumns[c.key];
+      const values = [...new Set(candidates.map((r) => r.values[c.key]))];
+      const strings = typeof values[0] === 'string';
+      const conditions: SQL[] = [
+        strings
+          ? inArray(
+              sql`lower(${column})`,
+              values.map((v) => String(v).toLowerCase()),
+            )
+          : inArray(column, values),
+      ];
+      const stored = await tx
+        .select({ value: column, ...(scope ? { scope: tableColumns[scope] } : {}) })
+        .from(table)
+        .where(and(...conditions));
+      const taken = new Set(stored.map((s) => keyOf(s.value, (s as { scope?: unknown }).scope)));
+      for (const r of candidates) {
+        if (taken.has(keyOf(r.values[c.key], scope ? r.values[scope] : undefined))) {
+          errors.push({ row: r.row, column: c.header, message: importMessages.duplicateInDb(c.field.label) });
+        }
+      }
+    }
+    return errors;
+  }
+
+  async function importFile(request: FastifyRequest, data: Buffer): Promise<number> {
+    const workbook = new ExcelJS.Workbook();
+    try {
+      await workbook.xlsx.load(data as unknown as ArrayBuffer);
+    } catch {
+      throw badRequest(importMessages.notXlsx);
+    }
+    const sheet = workbook.worksheets[0];
+    if (!sheet) throw badRequest(importMessages.unreadable);
+    const headers = headerMap(sheet);
+    if (sheet.actualRowCount - 1 > IMPORT_MAX_ROWS) throw badRequest(importMessages.tooManyRows);
+
+    const refs = await lookups(request);
+    const lookupOf = (key: string): Lookup | undefined => {
+      const choices = refs.get(key);
+      if (!choices) return undefined;
+      const map: Lookup = new Map();
+      for (const o of choices)
+        map.set(o.label.toLowerCase(), [...(map.get(o.label.toLowerCase()) ?? []), o.value]);
+      return map;
+    };
+    const lookupsByKey = new Map(columns.map((c) => [c.key, lookupOf(c.key)]));
+
+    const errors: ImportRowError[] = [];
+    // Rows whose cells could not be read are reported already and only counted below.
+    const parsed: { row: number; cells: Values | null }[] = [];
+    sheet.eachRow((row, number) => {
+      if (number === 1) return;
+      const cells: Values = {};
+      const rowErrors: ImportRowError[] = [];
+      let filled = false;
+      for (const c of columns) {
+        const raw = cellValue(row.getCell(headers.get(c.header)!).value);
+        if (raw !== undefined) filled = true;
+        try {
+          const value = toFieldValue(c, raw, lookupsByKey.get(c.key));
+          if (value !== undefined) cells[c.key] = value;
+        } catch (error) {
+          if (!(error instanceof CellError)) throw error;
+          rowErrors.push({ row: number, column: c.header, message: error.message });
+        }
+      }
+      // A row left blank (formatting only) is no data.
+      if (!filled) return;
+      errors.push(...rowErrors);
+      parsed.push({ row: number, cells: rowErrors.length === 0 ? cells : null });
+    });
+    if (parsed.length === 0) throw badRequest(importMessages.empty);
+    if (parsed.length > IMPORT_MAX_ROWS) throw badRequest(importMessages.tooManyRows);
+
+    return request.server.db.transaction(async (tx) => {
+      const ready: { row: number; values: Values }[] = [];
+      for (const { row, cells } of parsed) {
+        if (!cells) continue;
+        const result = schema.safeParse(cells);
+        if (!result.success) {
+          for (const issue of result.error.issues) {
+            const column = columns.find((c) => c.key === issue.path[0]);
+            errors.push({ row, column: column?.header ?? '—', message: issue.message });
+          }
+          continue;
+        }
+        try {
+          const values = result.data as Values;
+          ready.push({
+            row,
+            values: options.prepare ? await options.prepare(values, { request, tx }) : values,
+          });
+        } catch (error) {
+          if (!(error instanceof AppError) || error.statusCode !== 400) throw error;
+          errors.push({ row, ...columnOfMessage(columns, error.message) });
+        }
+      }
+      errors.push(...(await uniqueClashes(tx, ready)));
+      if (errors.length > 0) throw new ImportRejected(errors.sort((a, b) => a.row - b.row));
+
+      const by = request.user?.id ?? null;
+      for (let i = 0; i < ready.length; i += 500) {
+        const chunk = ready.slice(i, i + 500);
+        const saved = (await tx
+          .insert(table)
+          .values(chunk.map((r) => ({ ...r.values, createdBy: by, updatedBy: by })))
+          .returning()) as Row[];
+        for (const [j, record] of saved.entries()) {
+          await options.afterWrite?.(record, chunk[j].values, { request, tx });
+        }
+        const answered = options.expand ? await options.expand(saved, tx) : saved;
+        await auditMany(
+          request,
+          answered.map((record) => ({
+            action: 'import',
+            resource: resource.key,
+            resourceId: record.id,
+            after: record,
+          })),
+          tx,
+        );
+      }
+      return ready.length;
+    });
+  }
+
+  return async (app) => {
+    // Registered in this plugin's own context, so only the import route parses multipart bodies.
+    await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+
+    app.get(
+      paths.template,
+      {
+        config: { permission: permissions.edit },
+        schema: { tags, summary: `下载${resource.label}导入模板（.xlsx）` },
+      },
+      async (request, reply) => {
+        const file = await template(request);
+        const name = encodeURIComponent(`${resource.label}导入模板.xlsx`);
+        return reply
+          .header('content-type', XLSX_TYPE)
+          .header(
+            'content-disposition',
+            `attachment; filename="${resource.key}-template.xlsx"; filename*=UTF-8''${name}`,
+          )
+          .send(file);
+      },
+    );
+
+    app.post(
+      paths.excel,
+      {
+        config: { permission: permissions.edit },
+        schema: {
+          tags,
+          summary: `从 Excel 导入${resource.label}（multipart 字段 file，.xlsx）`,
+          description:
+            `At most ${IMPORT_MAX_BYTES / 1024 / 1024} MB and ${IMPORT_MAX_ROWS} rows. All rows or none: a refused ` +
+            'file answers 400 with every bad row (row number as in Excel, column, message) in data.errors.',
+          consumes: ['multipart/form-data'],
+          response: { 200: envelope(importResult), 400: z.union([envelope(importRejection), errorEnvelope]) },
+        },
+      },
+      async (request, reply) => {
+        const data = await receive(request);
+        try {
+          const imported = await importFile(request, data);
+          return ok({ imported }, importMessages.imported(imported));
+        } catch (error) {
+          if (!(error instanceof ImportRejected)) throw error;
+          const rows = new Set(error.errors.map((e) => e.row)).size;
+          return reply
+            .code(400)
+            .send({ code: 400, msg: importMessages.rejected(rows), data: { errors: error.errors } });
+        }
+      },
+    );
+  };
+}

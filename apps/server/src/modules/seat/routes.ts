@@ -1,0 +1,316 @@
+/**
+ * 工位: 办公区工位 (office-seat) and 大厅工位 (hall-seat), registered by one function: the declared
+ * CRUD with the building and floor checks, the seat goods (套餐) of each seat under
+ * `{base}/seat-goods/…`, and the Excel import. A seat's goods go with it when it is removed.
+ */
+import { and, asc, eq, ne } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { resourceMessages, resourcePermissions } from '@cowork/contract';
+import {
+  hallSeat,
+  officeSeat,
+  seatGoodsEnabled,
+  seatGoodsLabels,
+  seatGoodsMessages,
+  seatGoodsPaths,
+  seatGoodsRecord,
+  seatGoodsSave,
+  seatMessages,
+  type SeatGoodsValues,
+  type SeatResource,
+} from '@cowork/contract/resources/seat';
+import type { Executor } from '../../db/client.ts';
+import { buildings, hallSeatGoods, hallSeats, officeSeatGoods, officeSeats } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { crudModule, type CrudOptions } from '../../lib/crud.ts';
+import { excelImportRoutes } from '../../lib/excel-import.ts';
+import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
+import { toIso } from '../../lib/time.ts';
+
+type Values = Record<string, unknown>;
+type SeatTable = typeof officeSeats;
+type GoodsTable = typeof officeSeatGoods;
+
+const merged = (key: string, values: Values, existing?: Values) =>
+  values[key] !== undefined ? values[key] : existing?.[key];
+
+/**
+ * The floors of a building (null when there is none), read once per transaction: an import checks
+ * thousands of rows against a handful of buildings.
+ */
+const floorsRead = new WeakMap<Executor, Map<number, string[] | null>>();
+async function floorsOf(tx: Executor, buildingId: number): Promise<string[] | null> {
+  const known = floorsRead.get(tx) ?? new Map<number, string[] | null>();
+  floorsRead.set(tx, known);
+  if (!known.has(buildingId)) {
+    const [building] = await tx
+      .select({ floors: buildings.floors })
+      .from(buildings)
+      .where(eq(buildings.id, buildingId));
+    known.set(buildingId, building?.floors ?? null);
+  }
+  return known.get(buildingId)!;
+}
+
+/**
+ * The building must exist; when it has floors the seat names one of them; a seat is priced by the
+ * day, the month or both.
+ */
+async function prepareSeat(values: Values, { tx, existing }: { tx: Executor; existing?: Values }) {
+  const floors = await floorsOf(tx, merged('buildingId', values, existing) as number);
+  if (!floors) throw badRequest(seatMessages.buildingMissing);
+  const floor = merged('floor', values, existing) as string | null | undefined;
+  if (floors.length > 0) {
+    if (!floor) throw badRequest(seatMessages.floorRequired(floors));
+    if (!floors.includes(floor)) throw badRequest(seatMessages.floorUnknown(floor, floors));
+  }
+  const priced = ['dayPriceFen', 'monthPriceFen'].some((key) => {
+    const price = merged(key, values, existing);
+    return price !== null && price !== undefined;
+  });
+  if (!priced) throw badRequest(seatMessages.priceRequired);
+  return values;
+}
+
+const serializeGoods = (row: GoodsTable['$inferSelect']) => ({
+  id: row.id,
+  seatId: row.seatId,
+  name: row.name,
+  priceFen: row.priceFen,
+  unit: row.unit,
+  stock: row.stock,
+  enabled: row.enabled,
+  createdAt: toIso(row.createdAt),
+  updatedAt: toIso(row.updatedAt),
+});
+
+/** The CRUD, seat goods and Excel import of one seat resource. */
+function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable): FastifyPluginAsyncZod {
+  const goodsResource = `${resource.key}-goods`;
+  const permissions = resourcePermissions(resource);
+  const paths = seatGoodsPaths(resource);
+  const tags = [resource.key];
+  const options: CrudOptions<SeatResource['fields']> = {
+    resource,
+    table: seats,
+    prepare: prepareSeat,
+    async beforeRemove(rows, { request, tx }) {
+      // The goods go with their seat (the foreign key cascades); each is recorded as removed.
+      for (const row of rows) {
+        for (const item of await tx.select().from(goods).where(eq(goods.seatId, row.id))) {
+          await audit(
+            request,
+            { action: 'remove', resource: goodsResource, resourceId: item.id, before: item },
+            tx,
+          );
+        }
+      }
+    },
+  };
+  const idOf = (label: string) =>
+    z.coerce
+      .number({ error: `${label}必须是正整数` })
+      .int(`${label}必须是正整数`)
+      .positive(`${label}必须是正整数`);
+
+  async function loadSeat(tx: Executor, id: number) {
+    const [seat] = await tx.select({ id: seats.id }).from(seats).where(eq(seats.id, id));
+    if (!seat) throw notFound(resourceMessages.notFound(resource));
+    return seat;
+  }
+  async function loadGoods(tx: Executor, id: number) {
+    const [row] = await tx.select().from(goods).where(eq(goods.id, id));
+    if (!row) throw notFound(seatGoodsMessages.notFound);
+    return row;
+  }
+
+  return async (app) => {
+    await app.register(crudModule(options));
+    await app.register(
+      excelImportRoutes({
+        ...options,
+        example: {
+          floor: '8F',
+          code: 'A区-01',
+          name: '靠窗固定工位',
+          seatType: '固定工位',
+          dayPriceFen: 88,
+          monthPriceFen: 1500,
+          status: '启用',
+          published: '否',
+        },
+      }),
+    );
+
+    app.get(
+      `${paths.detail}/:seatId`,
+      {
+        config: { permission: permissions.view, fieldLabels: { seatId: '工位编号' } },
+        schema: {
+          tags,
+          summary: `${resource.label}的套餐`,
+          params: z.object({ seatId: idOf('工位编号') }),
+          response: { 200: envelope(z.array(seatGoodsRecord)) },
+        },
+      },
+      async (request) => {
+        await loadSeat(app.db, request.params.seatId);
+        const rows = await app.db
+          .select()
+          .from(goods)
+          .where(eq(goods.seatId, request.params.seatId))
+          .orderBy(asc(goods.id));
+        return ok(rows.map(serializeGoods));
+      },
+    );
+
+    app.post(
+      paths.save,
+      {
+        config: { permission: permissions.edit, fieldLabels: seatGoodsLabels },
+        schema: {
+          tags,
+          summary: `新建或修改${resource.label}的套餐（有 id 时修改）`,
+          body: seatGoodsSave,
+          response: { 200: envelope(seatGoodsRecord) },
+        },
+      },
+      async (request) => {
+        const { id, seatId: givenSeatId, ...body } = request.body;
+        const values = body as SeatGoodsValues;
+        const saved = await app.db.transaction(async (tx) => {
+          const existing = id !== undefined ? await loadGoods(tx, id) : undefined;
+          // Goods stay with their seat: an update never moves them.
+          const seatId = existing?.seatId ?? givenSeatId;
+          if (seatId === undefined) throw badRequest(seatGoodsMessages.seatRequired);
+          await loadSeat(tx, seatId);
+          const [clash] = await tx
+            .select({ id: goods.id })
+            .from(goods)
+            .where(
+              and(
+                eq(goods.seatId, seatId),
+                eq(goods.name, values.name),
+                existing ? ne(goods.id, existing.id) : undefined,
+              ),
+            );
+          if (clash) throw conflict(seatGoodsMessages.duplicate);
+          const by = request.user?.id ?? null;
+          const [row] = existing
+            ? await tx
+                .update(goods)
+                .set({ ...values, updatedAt: new Date(), updatedBy: by })
+                .where(eq(goods.id, existing.id))
+                .returning()
+            : await tx
+                .insert(goods)
+                .values({ ...values, seatId, createdBy: by, updatedBy: by })
+                .returning();
+          await audit(
+            request,
+            {
+              action: existing ? 'edit' : 'save',
+              resource: goodsResource,
+              resourceId: row.id,
+              before: existing ?? null,
+              after: row,
+            },
+            tx,
+          );
+          return row;
+        });
+        return ok(serializeGoods(saved));
+      },
+    );
+
+    app.put(
+      paths.enabled,
+      {
+        config: { permission: permissions.edit, fieldLabels: seatGoodsLabels },
+        schema: {
+          tags,
+          summary: `启用或停用${resource.label}的套餐`,
+          body: seatGoodsEnabled,
+          response: { 200: envelope(seatGoodsRecord) },
+        },
+      },
+      async (request) => {
+        const { id, enabled } = request.body;
+        const saved = await app.db.transaction(async (tx) => {
+          const existing = await loadGoods(tx, id);
+          const [row] = await tx
+            .update(goods)
+            .set({ enabled, updatedAt: new Date(), updatedBy: request.user?.id ?? null })
+            .where(eq(goods.id, id))
+            .returning();
+          await audit(
+            request,
+            {
+              action: enabled ? 'enable' : 'disable',
+              resource: goodsResource,
+              resourceId: id,
+              before: { enabled: existing.enabled },
+              after: { enabled },
+            },
+            tx,
+          );
+          return row;
+        });
+        return ok(serializeGoods(saved), enabled ? '套餐已启用' : '套餐已停用');
+      },
+    );
+
+    app.delete(
+      `${paths.remove}/:id`,
+      {
+        config: { permission: permissions.remove, fieldLabels: seatGoodsLabels },
+        schema: {
+          tags,
+          summary: `删除${resource.label}的套餐`,
+          params: z.object({ id: idOf('套餐编号') }),
+          response: { 200: envelope(z.object({ removed: z.number().int() })) },
+        },
+      },
+      async (request) => {
+        await app.db.transaction(async (tx) => {
+          const existing = await loadGoods(tx, request.params.id);
+          await tx.delete(goods).where(eq(goods.id, existing.id));
+          await audit(
+            request,
+            { action: 'remove', resource: goodsResource, resourceId: existing.id, before: existing },
+            tx,
+          );
+        });
+        return ok({ removed: 1 }, resourceMessages.removed(1));
+      },
+    );
+
+    app.get(
+      paths.name,
+      {
+        config: { permission: permissions.view },
+        schema: {
+          tags,
+          summary: `${resource.label}在用的套餐名称（名称输入的候选）`,
+          response: { 200: envelope(z.array(z.string())) },
+        },
+      },
+      async () => {
+        const rows = await app.db
+          .selectDistinct({ name: goods.name })
+          .from(goods)
+          .orderBy(asc(goods.name))
+          .limit(200);
+        return ok(rows.map((r) => r.name));
+      },
+    );
+  };
+}
+
+export const seatModule: FastifyPluginAsyncZod = async (app) => {
+  await app.register(seatRoutes(officeSeat, officeSeats, officeSeatGoods));
+  await app.register(seatRoutes(hallSeat, hallSeats, hallSeatGoods));
+};
+
+export default seatModule;

@@ -1,0 +1,49 @@
+/**
+ * Excel import of any resource (apps/server/src/lib/excel-import.ts): the endpoints, the limits and
+ * the answer. A file is taken whole or not at all; a refused one answers every bad row.
+ */
+import { z } from 'zod';
+import type { ResourceDef } from './resource.ts';
+
+export const importPaths = (def: Pick<ResourceDef, 'base'>) => ({
+  /** POST multipart, field `file` (.xlsx). */
+  excel: `${def.base}/import/excel`,
+  /** GET: the .xlsx template (header row, an example row, and a 说明 sheet). */
+  template: `${def.base}/import/template`,
+});
+
+export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+export const IMPORT_MAX_ROWS = 5000;
+/** The name of the template's sheet listing the allowed values. */
+export const IMPORT_HELP_SHEET = '说明';
+/** Separator of list cells (several references or tags in one cell). */
+export const IMPORT_LIST_SEPARATOR = '、';
+
+/** One problem of one row: `row` as Excel numbers it (the header is row 1). */
+export const importRowError = z.object({ row: z.number().int(), column: z.string(), message: z.string() });
+export type ImportRowError = z.infer<typeof importRowError>;
+
+/** Answer of a successful import. */
+export const importResult = z.object({ imported: z.number().int() });
+/** `data` of a refused import (400): every bad row. */
+export const importRejection = z.object({ errors: z.array(importRowError) });
+export type ImportRejection = z.infer<typeof importRejection>;
+
+export const importMessages = {
+  fileRequired: '文件：请选择要导入的 Excel 文件（.xlsx）',
+  notXlsx: '文件：只能导入 .xlsx 格式的 Excel 文件，请用模板填写后另存为 .xlsx 再导入',
+  tooLarge: `文件：不能超过 ${IMPORT_MAX_BYTES / 1024 / 1024} MB，请拆分后分批导入`,
+  tooManyRows: `文件：一次最多导入 ${IMPORT_MAX_ROWS} 行，请拆分后分批导入`,
+  empty: '文件：没有可导入的数据行，请在模板的第 2 行起填写数据',
+  unreadable: '文件：无法读取该 Excel 文件，请用下载的模板重新填写后导入',
+  missingColumn: (label: string) => `文件：缺少“${label}”列，请使用下载的模板，不要删改表头`,
+  imported: (n: number) => `已导入 ${n} 条数据`,
+  rejected: (rows: number) => `有 ${rows} 行数据有误，未导入任何数据；请按错误报告修改后重新导入`,
+  duplicateInFile: (label: string, row: number) => `${label}与第 ${row} 行重复`,
+  duplicateInDb: (label: string) => `${label}已存在，请换一个`,
+  unknownOption: (label: string, allowed: string[]) => `${label}只能是 ${allowed.join('、')}`,
+  unknownReference: (label: string, name: string) => `找不到名为“${name}”的${label}，请检查名称`,
+  ambiguousReference: (label: string, name: string) => `名为“${name}”的${label}不止一个，请先改名区分`,
+  notNumber: (label: string) => `${label}须是数字`,
+  notBoolean: (label: string) => `${label}只能填 是 或 否`,
+} as const;
