@@ -149,7 +149,7 @@ describe('楼宇 beyond the mechanism', () => {
     const buildingId = used.id;
     const users = [
       [
-        '开放工位',
+        '办公室工位',
         () =>
           t.db
             .insert(officeSeats)

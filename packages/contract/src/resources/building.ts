@@ -57,7 +57,7 @@ export const building = defineResource({
 export const buildingEndpoints = {
   /** GET `?cityCode=&merchantId=`: the published buildings, for selects on other screens. */
   buildings: `${base}/buildings`,
-  /** GET: the cities that have buildings, with how many each. */
+  /** GET: the cities that have buildings (published or not), with how many each. */
   buildingCity: `${base}/buildingCity`,
   /** GET `/{id}`: one building's floors. */
   buildingFloors: `${base}/buildingFloors`,

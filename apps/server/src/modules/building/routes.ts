@@ -140,7 +140,7 @@ async function prepare(values: Values, { tx, existing }: { tx: Executor; existin
 /** What still uses a building: seats, rooms, venues, cards and charge persons. */
 const usagesOf = (id: number) => [
   {
-    what: '开放工位',
+    what: '办公室工位',
     unit: '个',
     table: officeSeats,
     name: officeSeats.name,
