@@ -561,6 +561,7 @@ export const resourceMessages = {
 const outputOf = (f: Field): z.ZodType => {
   switch (f.kind) {
     case 'integer':
+    case 'decimal':
     case 'money':
     case 'percent':
     case 'reference':

@@ -529,6 +529,8 @@ export const buildingChargePersons = pgTable('building_charge_persons', {
   phone: text('phone').notNull(),
   email: text('email'),
   buildingIds: ids('building_ids'),
+  /** Shown to members as the buildings' contact (spec: edit-published for every building resource). */
+  published: boolean('published').notNull().default(false),
   ...authored(),
 });
 

@@ -162,8 +162,9 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
     const where: SQL[] = [];
     for (const [key, f] of Object.entries(resource.fields)) {
       const column = columns[key];
-      // A searched field kept outside the table (child rows) is filtered by the `where` hook.
-      if (!f.search || !column) continue;
+      // A searched field kept outside the table (child rows), or holding several ids (references:
+      // rows holding the one asked for), is filtered by the `where` hook.
+      if (!f.search || !column || f.kind === 'references') continue;
       if (f.search === 'range') {
         for (const [suffix, endOfDay] of [
           ['From', false],
@@ -409,7 +410,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
                 },
                 tx,
               );
-              return present(saved, request);
+              return present((await expand([saved], tx))[0], request);
             }),
           );
         },

@@ -33,7 +33,7 @@ const isStatisticalUnit = (code: string) => {
 };
 
 /** City-level entries that group counties rather than name a city; an address leaves them out. */
-const GROUPING_NAMES = new Set(['市辖区', '县', '省直辖县级行政区划', '自治区直辖县级行政区划']);
+export const GROUPING_NAMES = new Set(['市辖区', '县', '省直辖县级行政区划', '自治区直辖县级行政区划']);
 
 export interface AreaIndex {
   provinces: readonly AreaRecord[];

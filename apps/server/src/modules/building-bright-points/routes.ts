@@ -1,6 +1,7 @@
 /**
  * 设施配置: the declared CRUD routes, plus `label-list` for building screens (the published
- * highlights or facilities with their icons, in display order). Names are unique per kind.
+ * highlights or facilities with their icons, in display order). Names are unique per kind. One that
+ * buildings or meeting rooms / venues still show cannot be removed (409 naming them).
  */
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -10,9 +11,10 @@ import {
   brightPointKinds,
   brightPointLabelListPath,
 } from '@cowork/contract/resources/bright-point';
-import { buildingBrightPoints } from '../../db/schema.ts';
+import { activityStations, buildingBrightPoints, buildings, officeStations } from '../../db/schema.ts';
 import { crudModule } from '../../lib/crud.ts';
 import { envelope, ok } from '../../lib/http.ts';
+import { describeUsage, holds } from '../../lib/in-use.ts';
 
 const kindValues = brightPointKinds.map((k) => k.value) as ['highlight', 'facility'];
 
@@ -24,7 +26,36 @@ const label = z.object({
   sort: z.number().int(),
 });
 
-const crud = crudModule({ resource: brightPoint, table: buildingBrightPoints });
+const crud = crudModule({
+  resource: brightPoint,
+  table: buildingBrightPoints,
+  async inUse(id, tx) {
+    const users = await describeUsage(tx, [
+      {
+        what: '楼宇',
+        unit: '个',
+        table: buildings,
+        name: buildings.name,
+        where: holds(buildings.brightPointIds, id),
+      },
+      {
+        what: '会议室',
+        unit: '个',
+        table: officeStations,
+        name: officeStations.name,
+        where: holds(officeStations.facilityIds, id),
+      },
+      {
+        what: '活动场地',
+        unit: '个',
+        table: activityStations,
+        name: activityStations.name,
+        where: holds(activityStations.facilityIds, id),
+      },
+    ]);
+    return users ? `该设施亮点仍被${users}使用，不能删除；请先在其中取消选择，或将其下架` : undefined;
+  },
+});
 
 export const brightPointRoutes: FastifyPluginAsyncZod = async (app, options) => {
   await crud(app, options);

@@ -5,7 +5,7 @@
  *
  * @example export default function SourcePage() { return <ResourcePage resource={source} />; }
  */
-import { useMemo, useState, type ReactNode } from 'react';
+import { Fragment, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import {
   App,
   Button,
@@ -60,6 +60,13 @@ export interface ResourcePageProps<F extends Fields> {
   formExtra?: ReactNode;
   /** Fill the edit form from `detail` rather than the table row (rows show masked values). */
   editFromDetail?: boolean;
+  /**
+   * Form items that replace a field's own, in its place (several fields entered with one input,
+   * e.g. one area cascader for provinceCode, cityCode and regionCode); null leaves a field's item out.
+   */
+  formItems?: Record<string, ReactNode>;
+  /** Search inputs that replace a field's own (value and onChange come from the search form). */
+  searchInputs?: Record<string, ReactElement>;
 }
 
 type Query = Record<string, unknown> & { current: number; size: number };
@@ -122,6 +129,8 @@ export function ResourcePage<F extends Fields>({
   toolbar,
   formExtra,
   editFromDetail = false,
+  formItems = {},
+  searchInputs = {},
 }: ResourcePageProps<F>) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -286,7 +295,7 @@ export function ResourcePage<F extends Fields>({
           >
             {searchable.map(([key, f]) => (
               <Form.Item key={key} name={key} label={f.label}>
-                <SearchInput field={f} />
+                {searchInputs[key] ?? <SearchInput field={f} />}
               </Form.Item>
             ))}
             <Form.Item>
@@ -376,19 +385,23 @@ export function ResourcePage<F extends Fields>({
           onFinish={(values: Record<string, unknown>) => save.mutate(values)}
           preserve={false}
         >
-          {writable.map(([key, f]) => (
-            <Form.Item
-              key={key}
-              name={key}
-              label={f.label}
-              extra={f.help}
-              required={!f.schema.safeParse(undefined).success}
-              rules={[schemaRule(f)]}
-              initialValue={editing === 'new' ? defaultOf(f) : undefined}
-            >
-              <FieldInput field={f} />
-            </Form.Item>
-          ))}
+          {writable.map(([key, f]) =>
+            key in formItems ? (
+              <Fragment key={key}>{formItems[key]}</Fragment>
+            ) : (
+              <Form.Item
+                key={key}
+                name={key}
+                label={f.label}
+                extra={f.help}
+                required={!f.schema.safeParse(undefined).success}
+                rules={[schemaRule(f)]}
+                initialValue={editing === 'new' ? defaultOf(f) : undefined}
+              >
+                <FieldInput field={f} />
+              </Form.Item>
+            ),
+          )}
           {formExtra}
         </Form>
       </Drawer>

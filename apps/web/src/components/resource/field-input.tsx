@@ -132,6 +132,16 @@ export function FieldInput({
     case 'reference':
     case 'references':
       return <ReferenceSelect field={field} {...props} />;
+    case 'tags':
+      return (
+        <Select
+          {...(props as object)}
+          mode="tags"
+          notFoundContent={null}
+          tokenSeparators={[',', '，', ' ']}
+          placeholder={`${placeholder}，按回车添加`}
+        />
+      );
     case 'password':
       return <Input.Password {...(props as object)} autoComplete="new-password" placeholder={placeholder} />;
     case 'image':
@@ -177,6 +187,8 @@ export function FieldCell({
       return labels?.get(value as number) ?? `#${String(value)}`;
     case 'references':
       return (value as number[]).map((id) => labels?.get(id) ?? `#${id}`).join('、') || '—';
+    case 'tags':
+      return (value as string[]).join('、') || '—';
     default:
       return String(value);
   }
