@@ -1,0 +1,1 @@
+ALTER TABLE "building_charge_persons" ADD COLUMN "published" boolean DEFAULT false NOT NULL;
