@@ -245,7 +245,10 @@ describe('sso-resources: the route catalogue', () => {
         name: '菜单配置 · 查看 或 角色权限 · 查看',
       }),
     ]);
-    const byCode = await call<Page<ApiResource>>('GET', `${roleEndpoints.resourcesPage}?keyword=system:role:view`);
+    const byCode = await call<Page<ApiResource>>(
+      'GET',
+      `${roleEndpoints.resourcesPage}?keyword=system:role:view`,
+    );
     expect(byCode.body.data.records.map((r) => r.path)).toContain(menuEndpoints.menus);
     expect((await call('GET', `${roleEndpoints.resourcesPage}?method=FETCH`)).body.msg).toContain('请求方法');
     expect((await call('GET', roleEndpoints.resourcesPage, await t.auth(...demo.caiwu))).status).toBe(403);
