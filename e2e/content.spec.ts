@@ -1,12 +1,6 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { demo, signIn } from './helpers';
+import { demo, PNG, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
-
-/** A 1×1 PNG, for when the image field is an upload control. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 /** The input of a form item found by its label (date pickers do not carry the label's id). */
 const itemInput = (scope: Locator, label: string) =>

@@ -1,5 +1,11 @@
 import { expect, type Page } from '@playwright/test';
 
+/** A 1×1 PNG, for upload controls. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 export const demo = {
   admin: { username: 'admin', password: 'Admin@123', nickname: '系统管理员' },
   yunying: { username: 'yunying', password: 'Yunying@123', nickname: '运营专员' },
