@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /** A 1×1 PNG, for upload controls. */
 export const PNG = Buffer.from(
@@ -23,4 +23,14 @@ export async function signIn(page: Page, user: { username: string; password: str
 
 export async function cookie(page: Page, name: string) {
   return (await page.context().cookies()).find((c) => c.name === name)?.value;
+}
+
+/** Signs in through the token endpoint (the admin client, HTTP Basic) and returns a bearer header. */
+export async function bearerOf(request: APIRequestContext, user: { username: string; password: string }) {
+  const res = await request.post('/api/auth/oauth/token', {
+    headers: { Authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` },
+    form: { grant_type: 'password', ...user },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return { Authorization: `Bearer ${(await res.json()).access_token}` };
 }

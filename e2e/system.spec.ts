@@ -1,9 +1,29 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { demo, signIn } from './helpers';
+import { expect, test } from '@playwright/test';
+import { bearerOf, demo, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
 
 test.describe('系统配置 as 超级管理员', () => {
   test.beforeEach(async ({ page }) => signIn(page, demo.admin));
+
+  test('操作日志: filter by 操作人', async ({ page, request }) => {
+    // yunying's sign-in is an audited act.
+    await bearerOf(request, demo.yunying);
+    await page.goto('/system/log');
+    const table = page.getByRole('table');
+    await expect(table).toBeVisible();
+    const search = page.locator('.audit-search');
+    await search.getByLabel('操作人').click();
+    await search.getByLabel('操作人').fill('yunying');
+    await page
+      .locator('.ant-select-item-option')
+      .filter({ hasText: `${demo.yunying.nickname}（yunying）` })
+      .click();
+    await search.getByRole('button', { name: /查\s*询/ }).click();
+    const rows = table.locator('tbody tr.ant-table-row');
+    await expect(rows.first()).toContainText(`${demo.yunying.nickname}（yunying）`);
+    for (const row of await rows.all()) await expect(row).toContainText('（yunying）');
+    await expect(rows.filter({ hasText: '（admin）' })).toHaveCount(0);
+  });
 
   test('来源配置: create, search, edit, publish, delete', async ({ page }) => {
     await walkCrudScreen(page, {
@@ -35,16 +55,6 @@ const systemApis = [
   ['操作日志', '/api/user/admin/v1/audit-log/page'],
   ['操作日志 · 操作人', '/api/user/admin/v1/audit-log/actors'],
 ] as const;
-
-/** Signs in through the token endpoint (the admin client, HTTP Basic) and returns a bearer header. */
-async function bearerOf(request: APIRequestContext, user: { username: string; password: string }) {
-  const res = await request.post('/api/auth/oauth/token', {
-    headers: { Authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` },
-    form: { grant_type: 'password', ...user },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return { Authorization: `Bearer ${(await res.json()).access_token}` };
-}
 
 test('运营 does not see 系统配置 and every 系统配置 API refuses them', async ({ page, request }) => {
   await signIn(page, demo.yunying);
