@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { bearerOf, demo, PNG, signIn } from './helpers';
+import { bearerOf, demo, PNG, removeRow, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
 
 /** The input of a form item found by its label (date pickers do not carry the label's id). */
@@ -126,11 +126,7 @@ test.describe('轮播图, 案例新闻 and 隐私协议 as 超级管理员', () 
     const user = page.getByRole('table').getByRole('row').filter({ hasText: '用户协议' });
     await expect(user.getByRole('switch')).toHaveAttribute('aria-checked', 'true');
 
-    await v10.getByRole('button', { name: /删\s*除/ }).click();
-    await page
-      .getByRole('tooltip')
-      .getByRole('button', { name: /删\s*除/ })
-      .click();
+    await removeRow(page, v10);
     await expect(page.getByText('协议版本 v1.0 正在发布中，不能删除：请先下架，再删除')).toBeVisible();
     await expect(v10).toHaveCount(1);
   });

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 /** A 1×1 PNG, for upload controls. */
 export const PNG = Buffer.from(
@@ -33,4 +33,13 @@ export async function bearerOf(request: APIRequestContext, user: { username: str
   });
   expect(res.status(), await res.text()).toBe(200);
   return { Authorization: `Bearer ${(await res.json()).access_token}` };
+}
+
+/** Clicks 删除 in a table row and confirms it in the pop-up. */
+export async function removeRow(page: Page, row: Locator) {
+  await row.getByRole('button', { name: /删\s*除/ }).click();
+  await page
+    .getByRole('tooltip')
+    .getByRole('button', { name: /删\s*除/ })
+    .click();
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { cookie, demo, signIn } from './helpers';
+import { cookie, demo, removeRow, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
 
 const api = '/api/user/admin/v1';
@@ -63,11 +63,7 @@ test.describe('角色权限 and 菜单配置 as 超级管理员', () => {
     await context.close();
 
     // A role users hold is not removed.
-    await row.getByRole('button', { name: /删\s*除/ }).click();
-    await page
-      .getByRole('tooltip')
-      .getByRole('button', { name: /删\s*除/ })
-      .click();
+    await removeRow(page, row);
     await expect(page.getByText('该角色仍有 1 个用户在使用')).toBeVisible();
   });
 
@@ -101,11 +97,7 @@ test.describe('角色权限 and 菜单配置 as 超级管理员', () => {
     await expect(row).toContainText('/system/help');
     await expect(side).toContainText('帮助中心');
 
-    await row.getByRole('button', { name: /删\s*除/ }).click();
-    await page
-      .getByRole('tooltip')
-      .getByRole('button', { name: /删\s*除/ })
-      .click();
+    await removeRow(page, row);
     await expect(page.getByText('菜单已删除')).toBeVisible();
     await expect(row).toHaveCount(0);
     await expect(side).not.toContainText('帮助中心');
@@ -180,11 +172,7 @@ test.describe('角色权限 and 菜单配置 as 超级管理员', () => {
       .getByRole('table')
       .getByRole('row')
       .filter({ hasText: /^来源配置/ });
-    await row.getByRole('button', { name: /删\s*除/ }).click();
-    await page
-      .getByRole('tooltip')
-      .getByRole('button', { name: /删\s*除/ })
-      .click();
+    await removeRow(page, row);
     await expect(page.getByText('该菜单下还有 3 个下级菜单')).toBeVisible();
 
     await page.goto('/system/role');
