@@ -1,9 +1,8 @@
 /**
  * Route access. Every route declares `config.public`, `config.auth` (any signed-in user) or
  * `config.permission` (a permission code, or a list of codes any one of which opens it); a route
- * without one fails at registration. One
- * onRequest hook checks the bearer token and the permission before anything else runs, so an
- * unauthorised caller learns nothing from validation.
+ * without one fails at registration. One onRequest hook checks the bearer token and the permission
+ * before anything else runs, so an unauthorised caller learns nothing from validation.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ALL_PERMISSIONS, messages } from '@cowork/contract';
