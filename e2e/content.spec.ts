@@ -1,12 +1,6 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { demo, signIn } from './helpers';
+import { bearerOf, demo, PNG, removeRow, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
-
-/** A 1×1 PNG, for when the image field is an upload control. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 /** The input of a form item found by its label (date pickers do not carry the label's id). */
 const itemInput = (scope: Locator, label: string) =>
@@ -132,12 +126,58 @@ test.describe('轮播图, 案例新闻 and 隐私协议 as 超级管理员', () 
     const user = page.getByRole('table').getByRole('row').filter({ hasText: '用户协议' });
     await expect(user.getByRole('switch')).toHaveAttribute('aria-checked', 'true');
 
-    await v10.getByRole('button', { name: /删\s*除/ }).click();
-    await page
-      .getByRole('tooltip')
-      .getByRole('button', { name: /删\s*除/ })
-      .click();
+    await removeRow(page, v10);
     await expect(page.getByText('协议版本 v1.0 正在发布中，不能删除：请先下架，再删除')).toBeVisible();
     await expect(v10).toHaveCount(1);
   });
+});
+
+test('a role granted only 案例新闻 works on news and never sees banners', async ({ page, request }) => {
+  const admin = await bearerOf(request, demo.admin);
+  type Node = { id: number; url: string; name: string; permission: string | null; children: Node[] };
+  const tree = (await (await request.get('/api/user/admin/v1/sso-menu/menus', { headers: admin })).json())
+    .data as Node[];
+  const system = tree.find((n) => n.name === '系统配置')!;
+  const news = system.children.find((n) => n.url === '/system/news')!;
+  const role = await request.post('/api/user/admin/v1/sso-role/save', {
+    headers: admin,
+    data: {
+      name: '案例新闻编辑',
+      code: 'news_only',
+      menuIds: [system.id, news.id, ...news.children.map((n) => n.id)],
+    },
+  });
+  expect(role.status(), await role.text()).toBe(200);
+  expect((await role.json()).data.permissions.sort()).toEqual(
+    ['system:news:edit', 'system:news:remove', 'system:news:view'].sort(),
+  );
+  const user = { username: 'xinwen', password: 'Xinwen@123' };
+  const made = await request.post('/api/user/admin/v1/sso-user/save', {
+    headers: admin,
+    data: { ...user, nickname: '新闻编辑', roleIds: [(await role.json()).data.id] },
+  });
+  expect(made.status(), await made.text()).toBe(200);
+
+  await signIn(page, user);
+  const menu = page.getByTestId('side-menu');
+  await menu.getByText('系统配置').click();
+  await expect(menu.getByRole('menuitem')).toHaveText(['首页', '系统配置', '案例新闻']);
+  await menu.getByText('案例新闻').click();
+  await expect(page).toHaveURL(/\/system\/news$/);
+  await expect(page.getByRole('table')).toContainText('某科技公司 60 人团队整层入驻');
+  await expect(page.getByRole('button', { name: '新建案例新闻' })).toBeVisible();
+  await page.goto('/system/banner');
+  await expect(page).toHaveURL(/\/$/);
+
+  const editor = await bearerOf(request, user);
+  const rows = (
+    await (await request.get('/api/basic/admin/v1/banner/page?size=100', { headers: editor })).json()
+  ).data.records as { type: string }[];
+  expect(rows.length).toBeGreaterThan(0);
+  expect(rows.every((r) => r.type === 'news')).toBe(true);
+  const bannerId = (
+    await (await request.get('/api/basic/admin/v1/banner/page?type=banner&size=1', { headers: admin })).json()
+  ).data.records[0].id;
+  const refused = await request.get(`/api/basic/admin/v1/banner/detail/${bannerId}`, { headers: editor });
+  expect(refused.status()).toBe(403);
 });

@@ -1,4 +1,10 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+
+/** A 1×1 PNG, for upload controls. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 export const demo = {
   admin: { username: 'admin', password: 'Admin@123', nickname: '系统管理员' },
@@ -17,4 +23,23 @@ export async function signIn(page: Page, user: { username: string; password: str
 
 export async function cookie(page: Page, name: string) {
   return (await page.context().cookies()).find((c) => c.name === name)?.value;
+}
+
+/** Signs in through the token endpoint (the admin client, HTTP Basic) and returns a bearer header. */
+export async function bearerOf(request: APIRequestContext, user: { username: string; password: string }) {
+  const res = await request.post('/api/auth/oauth/token', {
+    headers: { Authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` },
+    form: { grant_type: 'password', ...user },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return { Authorization: `Bearer ${(await res.json()).access_token}` };
+}
+
+/** Clicks 删除 in a table row and confirms it in the pop-up. */
+export async function removeRow(page: Page, row: Locator) {
+  await row.getByRole('button', { name: /删\s*除/ }).click();
+  await page
+    .getByRole('tooltip')
+    .getByRole('button', { name: /删\s*除/ })
+    .click();
 }

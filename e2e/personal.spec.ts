@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demo, signIn } from './helpers';
+import { demo, PNG, signIn } from './helpers';
 
 test('个人中心: edit one’s nickname and email; the header follows without a reload', async ({ page }) => {
   await signIn(page, demo.yunying);
@@ -27,4 +27,39 @@ test('个人中心: edit one’s nickname and email; the header follows without 
   await form.getByLabel('昵称').fill(demo.yunying.nickname);
   await form.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByTestId('user-dropdown')).toContainText(demo.yunying.nickname);
+});
+
+test('个人中心: upload an avatar; the header shows it at once, and removing it clears it', async ({
+  page,
+}) => {
+  await signIn(page, demo.caiwu);
+  await page.goto('/personal');
+  const header = page.getByTestId('user-dropdown');
+  await expect(header.locator('img')).toHaveCount(0);
+
+  const form = page.locator('form#profile');
+  await form
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: PNG });
+  await expect(form.locator('.ant-upload-list-item-done').first()).toBeVisible();
+  await form.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('个人资料已保存')).toBeVisible();
+  const avatar = header.locator('img');
+  await expect(avatar).toHaveAttribute('src', /\.png$/);
+  // The served file is the picture uploaded.
+  const served = await page.request.get((await avatar.getAttribute('src'))!);
+  expect(served.status()).toBe(200);
+  expect(served.headers()['content-type']).toContain('image/png');
+
+  // Kept after a reload, then removed for the other specs.
+  await page.reload();
+  await expect(header.locator('img')).toHaveAttribute('src', /\.png$/);
+  await form.locator('.ant-upload-list-item').first().hover();
+  await form
+    .getByRole('button', { name: /删除|remove|delete/i })
+    .first()
+    .click();
+  await form.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('个人资料已保存')).toBeVisible();
+  await expect(header.locator('img')).toHaveCount(0);
 });

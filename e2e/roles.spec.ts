@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { cookie, demo, signIn } from './helpers';
+import { cookie, demo, removeRow, signIn } from './helpers';
+import { walkCrudScreen } from './resource';
 
 const api = '/api/user/admin/v1';
 
@@ -62,12 +63,44 @@ test.describe('角色权限 and 菜单配置 as 超级管理员', () => {
     await context.close();
 
     // A role users hold is not removed.
-    await row.getByRole('button', { name: /删\s*除/ }).click();
-    await page
-      .getByRole('tooltip')
-      .getByRole('button', { name: /删\s*除/ })
-      .click();
+    await removeRow(page, row);
     await expect(page.getByText('该角色仍有 1 个用户在使用')).toBeVisible();
+  });
+
+  test('角色权限: create, search, edit, delete', async ({ page }) => {
+    await walkCrudScreen(page, {
+      path: '/system/role',
+      label: '角色',
+      requiredMessage: '请填写角色名称',
+      create: { 角色名称: '临时巡检员', 角色编码: 'temp_inspector' },
+      search: { 角色名称: '巡检' },
+      edit: { 角色名称: '临时巡检员（夜班）' },
+    });
+  });
+
+  test('菜单配置: a new page menu shows in the table and the side menu, and is deleted', async ({ page }) => {
+    await page.goto('/system/menu');
+    const table = page.getByRole('table');
+    const side = page.getByTestId('side-menu');
+    await table
+      .getByRole('row')
+      .filter({ hasText: /^系统配置/ })
+      .getByRole('button', { name: '新建下级' })
+      .click();
+    const drawer = page.getByRole('dialog', { name: '新建菜单' });
+    await drawer.getByLabel('菜单名称', { exact: true }).fill('帮助中心');
+    await drawer.getByLabel('路由地址', { exact: true }).fill('/system/help');
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(page.getByText('菜单已新建')).toBeVisible();
+    const row = table.getByRole('row').filter({ hasText: /^帮助中心/ });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('/system/help');
+    await expect(side).toContainText('帮助中心');
+
+    await removeRow(page, row);
+    await expect(page.getByText('菜单已删除')).toBeVisible();
+    await expect(row).toHaveCount(0);
+    await expect(side).not.toContainText('帮助中心');
   });
 
   test('菜单配置: rename, hide and sort show in the side menu without a reload', async ({ page }) => {
@@ -139,11 +172,7 @@ test.describe('角色权限 and 菜单配置 as 超级管理员', () => {
       .getByRole('table')
       .getByRole('row')
       .filter({ hasText: /^来源配置/ });
-    await row.getByRole('button', { name: /删\s*除/ }).click();
-    await page
-      .getByRole('tooltip')
-      .getByRole('button', { name: /删\s*除/ })
-      .click();
+    await removeRow(page, row);
     await expect(page.getByText('该菜单下还有 3 个下级菜单')).toBeVisible();
 
     await page.goto('/system/role');

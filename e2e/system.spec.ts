@@ -1,9 +1,29 @@
 import { expect, test } from '@playwright/test';
-import { demo, signIn } from './helpers';
+import { bearerOf, demo, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
 
 test.describe('系统配置 as 超级管理员', () => {
   test.beforeEach(async ({ page }) => signIn(page, demo.admin));
+
+  test('操作日志: filter by 操作人', async ({ page, request }) => {
+    // yunying's sign-in is an audited act.
+    await bearerOf(request, demo.yunying);
+    await page.goto('/system/log');
+    const table = page.getByRole('table');
+    await expect(table).toBeVisible();
+    const search = page.locator('.audit-search');
+    await search.getByLabel('操作人').click();
+    await search.getByLabel('操作人').fill('yunying');
+    await page
+      .locator('.ant-select-item-option')
+      .filter({ hasText: `${demo.yunying.nickname}（yunying）` })
+      .click();
+    await search.getByRole('button', { name: /查\s*询/ }).click();
+    const rows = table.locator('tbody tr.ant-table-row');
+    await expect(rows.first()).toContainText(`${demo.yunying.nickname}（yunying）`);
+    for (const row of await rows.all()) await expect(row).toContainText('（yunying）');
+    await expect(rows.filter({ hasText: '（admin）' })).toHaveCount(0);
+  });
 
   test('来源配置: create, search, edit, publish, delete', async ({ page }) => {
     await walkCrudScreen(page, {
@@ -18,15 +38,37 @@ test.describe('系统配置 as 超级管理员', () => {
   });
 });
 
-test('运营 does not see 系统配置 and its API refuses them', async ({ page }) => {
+/** The page (or list) endpoint of every 系统配置 screen. */
+const systemApis = [
+  ['轮播图', '/api/basic/admin/v1/banner/page?type=banner'],
+  ['案例新闻', '/api/basic/admin/v1/banner/page?type=news'],
+  ['菜单配置', '/api/user/admin/v1/sso-menu/page'],
+  ['菜单配置 · 全部菜单', '/api/user/admin/v1/sso-menu/menus'],
+  ['角色权限', '/api/user/admin/v1/sso-role/page'],
+  ['角色权限 · 接口目录', '/api/user/admin/v1/sso-resources/page'],
+  ['来源配置', '/api/user/admin/v1/csr-source/page'],
+  ['设施配置', '/api/building/admin/v1/building-bright-points/page'],
+  ['数据字典', '/api/basic/admin/v1/dict/page'],
+  ['隐私协议', '/api/user/admin/v1/csr-agreement/page'],
+  ['机场三字码', '/api/tripartite/admin/v1/airport-code/page'],
+  ['行为项配置', '/api/building/admin/v1/building-rule/page'],
+  ['操作日志', '/api/user/admin/v1/audit-log/page'],
+  ['操作日志 · 操作人', '/api/user/admin/v1/audit-log/actors'],
+] as const;
+
+test('运营 does not see 系统配置 and every 系统配置 API refuses them', async ({ page, request }) => {
   await signIn(page, demo.yunying);
   await expect(page.getByTestId('side-menu')).not.toContainText('系统配置');
   await page.goto('/system/source');
   await expect(page).toHaveURL(/\/$/);
-  const token = (await page.context().cookies()).find((c) => c.name === 'access_token')?.value;
-  const answer = await page.request.get('/api/user/admin/v1/csr-source/page', {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  expect(answer.status()).toBe(403);
-  expect((await answer.json()).msg).toBe('您没有权限进行此操作');
+
+  const yunying = await bearerOf(request, demo.yunying);
+  const admin = await bearerOf(request, demo.admin);
+  for (const [screen, url] of systemApis) {
+    const refused = await request.get(url, { headers: yunying });
+    expect(refused.status(), `${screen} ${url}`).toBe(403);
+    expect((await refused.json()).msg, screen).toBe('您没有权限进行此操作');
+    // The same call works for 超级管理员: the 403 is the permission, not a wrong address.
+    expect((await request.get(url, { headers: admin })).status(), `${screen} ${url}`).toBe(200);
+  }
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { resourcePaths } from '@cowork/contract';
+import { messages, resourcePaths } from '@cowork/contract';
 import { banner, scheduleState } from '@cowork/contract/resources/banner';
-import { buildTestApp, demo, type TestApp } from './helper.ts';
+import { buildTestApp, callApi, createRole, createUser, demo, type TestApp } from './helper.ts';
 import { resourceSuite } from './resource-suite.ts';
 
 const paths = resourcePaths(banner);
@@ -62,15 +62,7 @@ resourceSuite({
 describe('banner specifics', () => {
   let t: TestApp;
   let admin: Record<string, string>;
-  const call = async (method: string, url: string, payload?: object) => {
-    const res = await t.app.inject({
-      method: method as 'GET',
-      url,
-      headers: admin,
-      ...(payload ? { payload } : {}),
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
+  const call = (method: string, url: string, payload?: object) => callApi(t, admin, method, url, payload);
   beforeAll(async () => {
     t = await buildTestApp();
     admin = await t.auth(...demo.admin);
@@ -149,5 +141,77 @@ describe('banner specifics', () => {
       headers: await t.auth(...demo.yunying),
     });
     expect(res.statusCode).toBe(403);
+  });
+
+  describe('each type has its own codes: 轮播图 system:banner:*, 案例新闻 system:news:*', () => {
+    const roleOf = async (code: string, prefix: string) => {
+      await createRole(t.db, {
+        code,
+        name: code,
+        permissions: ['view', 'edit', 'remove'].map((a) => `${prefix}:${a}`),
+      });
+      await createUser(t.db, { username: code, password: 'Editor@123', roleCodes: [code] });
+      const headers = await t.auth(code, 'Editor@123');
+      return (method: string, url: string, payload?: object) => callApi(t, headers, method, url, payload);
+    };
+    const idOf = async (type: string) =>
+      (await call('GET', `${paths.page}?type=${type}&size=1`)).body.data.records[0].id as number;
+    const types = (page: { body: { data: { records: { type: string }[] } } }) => [
+      ...new Set(page.body.data.records.map((r) => r.type)),
+    ];
+
+    test('a role with only 案例新闻 codes sees only news and is refused banners', async () => {
+      const news = await roleOf('news_editor', 'system:news');
+      const bannerId = await idOf('banner');
+      const newsId = await idOf('news');
+
+      const all = await news('GET', `${paths.page}?size=100`);
+      expect(all.status).toBe(200);
+      expect(types(all)).toEqual(['news']);
+      expect(all.body.data.total).toBe((await call('GET', `${paths.page}?type=news&size=1`)).body.data.total);
+      expect((await news('GET', `${paths.page}?type=banner`)).body.data.total).toBe(0);
+
+      expect((await news('GET', `${paths.detail}/${newsId}`)).status).toBe(200);
+      expect((await news('PUT', paths.edit, { id: newsId, title: '新闻改名' })).status).toBe(200);
+      const saved = await news('POST', paths.save, {
+        type: 'news',
+        title: '新闻编辑写的',
+        imageUrl: '/a.png',
+        content: '<p>正文</p>',
+      });
+      expect(saved.status, saved.body.msg).toBe(200);
+
+      const refused = [
+        await news('GET', `${paths.detail}/${bannerId}`),
+        await news('PUT', paths.edit, { id: bannerId, title: '改轮播' }),
+        await news('PUT', paths.editPublished, { id: bannerId, published: false }),
+        await news('DELETE', `${paths.remove}/${bannerId}`),
+        await news('DELETE', paths.remove, { ids: [saved.body.data.id, bannerId] }),
+        await news('POST', paths.save, { type: 'banner', title: '越权轮播', imageUrl: '/a.png' }),
+        // Moving a news item into the other type is a write of that type.
+        await news('PUT', paths.edit, { id: saved.body.data.id, type: 'banner', content: null }),
+      ];
+      for (const res of refused) {
+        expect(res.status).toBe(403);
+        expect(res.body.msg).toBe(messages.noPermission);
+      }
+      // Nothing refused was written.
+      expect((await call('GET', `${paths.detail}/${bannerId}`)).body.data.title).not.toBe('改轮播');
+      expect((await call('GET', `${paths.detail}/${saved.body.data.id}`)).body.data.type).toBe('news');
+      expect((await call('GET', `${paths.page}?title=越权轮播`)).body.data.total).toBe(0);
+      expect((await news('DELETE', `${paths.remove}/${saved.body.data.id}`)).status).toBe(200);
+    });
+
+    test('a role with only 轮播图 codes sees only banners and is refused news', async () => {
+      const banners = await roleOf('banner_editor', 'system:banner');
+      const all = await banners('GET', `${paths.page}?size=100`);
+      expect(types(all)).toEqual(['banner']);
+      expect((await banners('GET', `${paths.detail}/${await idOf('news')}`)).status).toBe(403);
+      expect((await banners('GET', `${paths.detail}/${await idOf('banner')}`)).status).toBe(200);
+    });
+
+    test('超级管理员 sees both types', async () => {
+      expect(types(await call('GET', `${paths.page}?size=100`)).sort()).toEqual(['banner', 'news']);
+    });
   });
 });

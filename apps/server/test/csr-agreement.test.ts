@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resourcePaths } from '@cowork/contract';
 import { agreement } from '@cowork/contract/resources/agreement';
-import { buildTestApp, demo, type TestApp } from './helper.ts';
+import { buildTestApp, callApi, demo, type TestApp } from './helper.ts';
 import { resourceSuite } from './resource-suite.ts';
 
 const paths = resourcePaths(agreement);
@@ -31,15 +31,7 @@ resourceSuite({
 describe('agreement specifics', () => {
   let t: TestApp;
   let admin: Record<string, string>;
-  const call = async (method: string, url: string, payload?: object) => {
-    const res = await t.app.inject({
-      method: method as 'GET',
-      url,
-      headers: admin,
-      ...(payload ? { payload } : {}),
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
+  const call = (method: string, url: string, payload?: object) => callApi(t, admin, method, url, payload);
   const published = async (type: string) =>
     (await call('GET', `${paths.page}?type=${type}&published=true&size=100`)).body.data.records.map(
       (r: { version: string }) => r.version,

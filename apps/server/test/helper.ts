@@ -198,3 +198,37 @@ export const demo = {
   yunying: ['yunying', 'Yunying@123'],
   caiwu: ['caiwu', 'Caiwu@123'],
 } as const;
+
+/** A role granting exactly these codes, inserted directly; returns its id. */
+export async function createRole(
+  db: Database,
+  role: { code: string; name: string; permissions: string[] },
+): Promise<number> {
+  const [row] = await db.insert(ssoRoles).values(role).returning({ id: ssoRoles.id });
+  return row.id;
+}
+
+/** An API answer: HTTP status, the parsed envelope and the raw body. */
+export interface Answer<T> {
+  status: number;
+  body: { code: number; msg: string; data: T };
+  raw: string;
+}
+
+/**
+ * One call through `app.inject` as the caller of `headers`, answered parsed.
+ *
+ * @example const page = await callApi<Page<Row>>(t, admin, 'GET', `${paths.page}?size=100`);
+ */
+// Tests read answers of many shapes; `any` by default keeps each check free of casts.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function callApi<T = any>(
+  t: Pick<TestApp, 'app'>,
+  headers: Record<string, string>,
+  method: string,
+  url: string,
+  payload?: object,
+): Promise<Answer<T>> {
+  const res = await t.app.inject({ method: method as 'GET', url, headers, ...(payload ? { payload } : {}) });
+  return { status: res.statusCode, body: res.json(), raw: res.body };
+}

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { maskIdCard, member, memberEndpoints } from '@cowork/contract/resources/member';
 import type { Page } from '@cowork/contract';
-import { csrSources, members, ssoRoles } from '../src/db/schema.ts';
-import { buildTestApp, createUser, demo, type TestApp } from './helper.ts';
+import { csrSources, members } from '../src/db/schema.ts';
+import { buildTestApp, callApi, createRole, createUser, demo, type TestApp } from './helper.ts';
 import { resourceSuite } from './resource-suite.ts';
 
 const base = member.base;
@@ -52,26 +52,17 @@ describe('会员 rules', () => {
   let otherId: number;
   const idCard = '11010519900101002X';
 
-  const call = async <T = unknown>(
+  const call = <T = unknown>(
     headers: { authorization: string },
     method: 'GET' | 'PUT',
     url: string,
     payload?: object,
-  ) => {
-    const res = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-    return {
-      status: res.statusCode,
-      body: res.json<{ code: number; msg: string; data: T }>(),
-      raw: res.body,
-    };
-  };
+  ) => callApi<T>(t, headers, method, url, payload);
 
   beforeAll(async () => {
     t = await buildTestApp({ demoRows: false });
     admin = await t.auth(...demo.admin);
-    await t.db
-      .insert(ssoRoles)
-      .values({ code: 'member_viewer', name: '会员查看', permissions: ['user:member:view'] });
+    await createRole(t.db, { code: 'member_viewer', name: '会员查看', permissions: ['user:member:view'] });
     await createUser(t.db, {
       username: 'member_viewer',
       password: 'Viewer@2024',

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { messages } from '@cowork/contract';
 import type { RouteEntry } from '../src/plugins/auth.ts';
-import { buildTestApp, createUser, demo, expiredAuth, type TestApp } from './helper.ts';
+import { buildTestApp, createRole, createUser, demo, expiredAuth, type TestApp } from './helper.ts';
 
 let t: TestApp;
 let noRole: { authorization: string };
@@ -21,13 +21,13 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** A concrete address for a route pattern: path parameters become 1, wildcards x. */
-const concrete = (url: string) => url.replace(/:[^/]+/g, '1').replace(/\*/g, 'x');
+/** A concrete address for a route pattern: path parameters become `id` (1), wildcards x. */
+const concrete = (url: string, id = '1') => url.replace(/:[^/]+/g, id).replace(/\*/g, 'x');
 
-const call = (route: RouteEntry, headers: Record<string, string> = {}) =>
+const call = (route: RouteEntry, headers: Record<string, string> = {}, id?: string) =>
   t.app.inject({
     method: route.method as 'GET',
-    url: concrete(route.url),
+    url: concrete(route.url, id),
     headers,
     ...(['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method) ? { payload: {} } : {}),
   });
@@ -46,7 +46,13 @@ test('the catalogue lists the API and every route declares its access', () => {
   );
   for (const route of t.app.routeCatalogue) {
     expect(['public', 'auth', 'permission']).toContain(route.access);
-    if (route.access === 'permission') expect(route.permission).toMatch(/^[a-z]+:[a-zA-Z]+:[a-z]+$|^\*$/);
+    if (route.access !== 'permission') expect(route.permissions, label(route)).toEqual([]);
+    else {
+      expect(route.permissions.length, label(route)).toBeGreaterThan(0);
+      expect(route.permission, label(route)).toBe(route.permissions[0]);
+      for (const code of route.permissions)
+        expect(code, label(route)).toMatch(/^[a-z]+:[a-zA-Z]+:[a-z]+$|^\*$/);
+    }
   }
   // Anything public is meant to be: a new public route must be added here on purpose.
   expect(
@@ -91,6 +97,29 @@ describe('every route with a permission code', () => {
       const res = await call(route, noRole);
       expect(res.statusCode, label(route)).toBe(403);
       expect(res.json(), label(route)).toEqual({ code: 403, msg: messages.noPermission, data: null });
+    }
+  });
+
+  test('a route declaring several codes opens to a holder of any one of them, alone', async () => {
+    const several = catalogue().filter((r) => r.permissions.length > 1);
+    expect(several.map(label)).toContain('GET /api/user/admin/v1/sso-menu/menus');
+    const codes = [...new Set(several.flatMap((r) => r.permissions))];
+    const holders = new Map<string, { authorization: string }>();
+    for (const [i, code] of codes.entries()) {
+      await createRole(t.db, { code: `walk_any_${i}`, name: `只有 ${code}`, permissions: [code] });
+      await createUser(t.db, {
+        username: `walk_any_${i}`,
+        password: 'Walker@123',
+        roleCodes: [`walk_any_${i}`],
+      });
+      holders.set(code, await t.auth(`walk_any_${i}`, 'Walker@123'));
+    }
+    // An id no record has: a route may refuse a record itself (a banner to a news editor).
+    for (const route of several) {
+      for (const code of route.permissions) {
+        const status = (await call(route, holders.get(code), '999999')).statusCode;
+        expect([401, 403, 424], `${label(route)} as a holder of ${code}`).not.toContain(status);
+      }
     }
   });
 

@@ -233,6 +233,23 @@ describe('sso-resources: the route catalogue', () => {
     expect(byPath.body.data.records).toEqual([
       expect.objectContaining({ code: 'system:role:remove', path: `${roleEndpoints.removeRoleGroup}/:id` }),
     ]);
+    // A route any of several codes opens lists them all, and is found by each.
+    const menus = await call<Page<ApiResource>>(
+      'GET',
+      `${roleEndpoints.resourcesPage}?keyword=sso-menu/menus&method=GET`,
+    );
+    expect(menus.body.data.records).toEqual([
+      expect.objectContaining({
+        codes: ['system:menu:view', 'system:role:view'],
+        code: 'system:menu:view | system:role:view',
+        name: '菜单配置 · 查看 或 角色权限 · 查看',
+      }),
+    ]);
+    const byCode = await call<Page<ApiResource>>(
+      'GET',
+      `${roleEndpoints.resourcesPage}?keyword=system:role:view`,
+    );
+    expect(byCode.body.data.records.map((r) => r.path)).toContain(menuEndpoints.menus);
     expect((await call('GET', `${roleEndpoints.resourcesPage}?method=FETCH`)).body.msg).toContain('请求方法');
     expect((await call('GET', roleEndpoints.resourcesPage, await t.auth(...demo.caiwu))).status).toBe(403);
   });

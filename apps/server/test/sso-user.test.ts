@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ssoUser, ssoUserEndpoints, ssoUserMessages } from '@cowork/contract/resources/sso-user';
 import { endpoints, type Page } from '@cowork/contract';
 import { ssoRoles, ssoUserRoles, ssoUsers } from '../src/db/schema.ts';
-import { buildTestApp, demo, userIdOf, type TestApp } from './helper.ts';
+import { buildTestApp, callApi, createRole, demo, userIdOf, type TestApp } from './helper.ts';
 import { resourceSuite } from './resource-suite.ts';
 
 const base = ssoUser.base;
@@ -51,32 +51,20 @@ describe('后台用户 rules', () => {
   let adminId: number;
   let roles: Record<string, number>;
 
-  const call = async <T = unknown>(
+  const call = <T = unknown>(
     headers: { authorization: string },
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
     payload?: object,
-  ) => {
-    const res = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-    return {
-      status: res.statusCode,
-      body: res.json<{ code: number; msg: string; data: T }>(),
-      raw: res.body,
-    };
-  };
+  ) => callApi<T>(t, headers, method, url, payload);
   const create = async (body: object) => {
     const res = await call<{ id: number }>(admin, 'POST', `${base}/save`, body);
     expect(res.status, res.body.msg).toBe(200);
     return res.body.data.id;
   };
   /** A role with exactly these codes, made directly. */
-  const makeRole = async (code: string, name: string, permissions: string[]) => {
-    const [row] = await t.db
-      .insert(ssoRoles)
-      .values({ code, name, permissions })
-      .returning({ id: ssoRoles.id });
-    return row.id;
-  };
+  const makeRole = (code: string, name: string, permissions: string[]) =>
+    createRole(t.db, { code, name, permissions });
 
   beforeAll(async () => {
     t = await buildTestApp({ demoRows: false });

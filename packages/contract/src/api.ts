@@ -63,6 +63,10 @@ export const auditLogRecord = z.object({
 });
 export type AuditLogRecord = z.infer<typeof auditLogRecord>;
 
+/** How the log names an actor: 昵称（用户名）, or whichever of the two there is. */
+export const actorLabel = (name: string | null | undefined, username: string | null | undefined) =>
+  name && username && name !== username ? `${name}（${username}）` : name || username || '—';
+
 export const auditLogQuery = z.object({
   current: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(100).default(10),

@@ -41,6 +41,8 @@ export const endpoints = {
   userEditPassword: `${prefixes.user}/sso-user/edit-password`,
   menuUserTree: `${prefixes.user}/sso-menu/user-tree`,
   auditLogPage: `${prefixes.user}/audit-log/page`,
+  /** GET: the staff who appear in the audit log, as `{value: id, label}` options (操作人 filter). */
+  auditLogActors: `${prefixes.user}/audit-log/actors`,
   health: '/api/health',
   ready: '/api/ready',
 } as const;

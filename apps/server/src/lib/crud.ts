@@ -85,6 +85,17 @@ export interface CrudOptions<F extends Fields> {
   beforeRemove?: (rows: Row[], context: { request: FastifyRequest; tx: Executor }) => Promise<void>;
   /** Extra page filters beyond the declared search fields. */
   where?: (request: FastifyRequest) => SQL | undefined;
+  /**
+   * Codes that open the routes instead of the resource's `{permission}:view|edit|remove`; a list
+   * means any one of them (one resource serving two menus).
+   */
+  permissions?: Partial<Record<'view' | 'edit' | 'remove', string | readonly string[]>>;
+  /**
+   * Throws (forbidden) when the caller may not do `action` to this record: the stored one on
+   * detail (view), edit and edit-published (edit) and remove, and the values a save or edit
+   * would store (edit).
+   */
+  authorize?: (record: Values, request: FastifyRequest, action: 'view' | 'edit' | 'remove') => void;
 }
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -101,7 +112,9 @@ function serialize(row: Row): Out {
 export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPluginAsyncZod {
   const { resource, table } = options;
   const paths = resourcePaths(resource);
-  const permissions = resourcePermissions(resource);
+  const permissions = { ...resourcePermissions(resource), ...options.permissions };
+  const authorize = (record: Values, request: FastifyRequest, action: 'view' | 'edit' | 'remove') =>
+    options.authorize?.(record, request, action);
   const labels = labelsOf(resource);
   const columns = table as unknown as Record<string, PgColumn>;
   const record = recordSchema(resource);
@@ -254,7 +267,11 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
             response: { 200: envelope(record) },
           },
         },
-        async (request) => ok(present(await load(app.db, request.params.id), request, 'detail')),
+        async (request) => {
+          const row = await load(app.db, request.params.id);
+          authorize(row, request, 'view');
+          return ok(present(row, request, 'detail'));
+        },
       );
     }
 
@@ -308,6 +325,8 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
     const write = async (request: FastifyRequest, values: Values, existing?: Row) =>
       app.db.transaction(async (tx) => {
         const context: WriteContext = { request, tx, existing };
+        if (existing) authorize(existing, request, 'edit');
+        authorize({ ...existing, ...values }, request, 'edit');
         cleanRichText(values);
         const prepared = options.prepare ? await options.prepare(values, context) : values;
         await checkUnique(tx, prepared, existing);
@@ -393,6 +412,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
           return ok(
             await app.db.transaction(async (tx) => {
               const existing = await load(tx, id);
+              authorize(existing, request, 'edit');
               await options.beforePublish?.(existing, published, { request, tx, existing });
               const [saved] = (await tx
                 .update(table)
@@ -422,6 +442,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
         app.db.transaction(async (tx) => {
           const rows = (await tx.select().from(table).where(inArray(table.id, ids))) as Row[];
           if (rows.length !== new Set(ids).size) throw notFound(resourceMessages.notFound(resource));
+          for (const row of rows) authorize(row, request, 'remove');
           for (const row of rows) {
             const reason = await options.inUse?.(row.id, tx, request);
             if (reason) throw conflict(reason);

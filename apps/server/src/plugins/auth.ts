@@ -1,8 +1,8 @@
 /**
  * Route access. Every route declares `config.public`, `config.auth` (any signed-in user) or
- * `config.permission` (a permission code); a route without one fails at registration. One
- * onRequest hook checks the bearer token and the permission before anything else runs, so an
- * unauthorised caller learns nothing from validation.
+ * `config.permission` (a permission code, or a list of codes any one of which opens it); a route
+ * without one fails at registration. One onRequest hook checks the bearer token and the permission
+ * before anything else runs, so an unauthorised caller learns nothing from validation.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ALL_PERMISSIONS, messages } from '@cowork/contract';
@@ -15,8 +15,8 @@ declare module 'fastify' {
     public?: boolean;
     /** Any signed-in user may call it. */
     auth?: boolean;
-    /** Only users whose roles grant this code (or `*`). */
-    permission?: string;
+    /** Only users whose roles grant this code, or any one of these codes (or `*`). */
+    permission?: string | readonly string[];
   }
   interface FastifyRequest {
     /** The signed-in caller; null on public routes. */
@@ -34,14 +34,23 @@ export interface RouteEntry {
   method: string;
   url: string;
   access: 'public' | 'auth' | 'permission';
+  /** The code it needs; the first one when it declares several. */
   permission: string | null;
+  /** Every code that opens it (any one is enough); empty on public and auth routes. */
+  permissions: string[];
 }
 
 /** Routes added by plugins we do not write (the API docs UI) are public. */
 const EXEMPT_PREFIXES = ['/api/docs'];
 
-export const hasPermission = (user: Pick<AuthUser, 'permissions'>, code: string) =>
-  user.permissions.includes(ALL_PERMISSIONS) || user.permissions.includes(code);
+/** Whether the user holds the code, or any one of the codes. */
+export const hasPermission = (user: Pick<AuthUser, 'permissions'>, code: string | readonly string[]) =>
+  user.permissions.includes(ALL_PERMISSIONS) ||
+  (typeof code === 'string' ? [code] : code).some((c) => user.permissions.includes(c));
+
+/** The codes a route declares, as a list. */
+const codesOf = (permission: string | readonly string[] | undefined): string[] =>
+  permission === undefined ? [] : typeof permission === 'string' ? [permission] : [...permission];
 
 /** The token of `Authorization: Bearer …`, or undefined when missing or empty. */
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -63,7 +72,13 @@ export function registerAuth(app: FastifyInstance) {
       config.public = true;
       return;
     }
-    const declared = [config.public === true, config.auth === true, typeof config.permission === 'string'];
+    const codes = codesOf(config.permission);
+    if (config.permission !== undefined && (codes.length === 0 || codes.some((c) => typeof c !== 'string'))) {
+      throw new Error(
+        `Route ${String(route.method)} ${route.url} declares an empty or invalid config.permission`,
+      );
+    }
+    const declared = [config.public === true, config.auth === true, codes.length > 0];
     if (declared.filter(Boolean).length !== 1) {
       throw new Error(
         `Route ${String(route.method)} ${route.url} must declare exactly one of config.public, config.auth or config.permission`,
@@ -75,7 +90,8 @@ export function registerAuth(app: FastifyInstance) {
         method,
         url: route.url,
         access: config.public ? 'public' : config.auth ? 'auth' : 'permission',
-        permission: config.permission ?? null,
+        permission: codes[0] ?? null,
+        permissions: codes,
       });
     }
   });

@@ -3,6 +3,7 @@ import { App, Button, Card, Descriptions, Form, Input, Space, Tag } from 'antd';
 import { KeyOutlined, SaveOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { endpoints, type UserInfo } from '@cowork/contract';
+import { Upload } from '../components/Upload.tsx';
 import { UserAvatar } from '../layout/Header.tsx';
 import { events } from '../lib/events.ts';
 import { api } from '../lib/request.ts';
@@ -11,6 +12,9 @@ import { mergeUserInfo } from '../lib/session.ts';
 import { openPasswordModal } from '../lib/shell-state.ts';
 import { formatTime } from '../lib/format.ts';
 import { useUserInfo } from '../lib/user.ts';
+
+/** An avatar is a small picture: the image kinds a browser shows everywhere, up to 2 MB. */
+const avatarUpload = { accept: ['png', 'jpg', 'jpeg', 'gif', 'webp'], maxSizeKb: 2048 };
 
 interface ProfileForm {
   nickname: string;
@@ -29,7 +33,9 @@ export default function PersonalPage() {
   }, [form, user.nickname, user.email, user.avatar]);
 
   const save = useMutation({
-    mutationFn: (values: ProfileForm) => api.put<UserInfo>(endpoints.profileEdit, values),
+    // A removed avatar leaves the field undefined: send null so it is cleared, not kept.
+    mutationFn: (values: ProfileForm) =>
+      api.put<UserInfo>(endpoints.profileEdit, { ...values, avatar: values.avatar ?? null }),
     onSuccess: (info) => {
       mergeUserInfo(info);
       // The header and everything else showing the user reload it (spec point 4).
@@ -89,8 +95,12 @@ export default function PersonalPage() {
           <Form.Item name="email" label="邮箱" rules={rules.optionalEmail}>
             <Input placeholder="请输入邮箱" allowClear />
           </Form.Item>
-          <Form.Item name="avatar" label="头像">
-            <Input placeholder="头像图片地址" allowClear />
+          <Form.Item
+            name="avatar"
+            label="头像"
+            extra="支持 PNG、JPG、GIF、WebP，不超过 2 MB；移除后保存即清空头像"
+          >
+            <Upload {...avatarUpload} />
           </Form.Item>
           <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={save.isPending}>
             保存

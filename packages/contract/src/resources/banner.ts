@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
-import { defineResource, field } from '../resource.ts';
+import { defineResource, field, resourcePermissions } from '../resource.ts';
+import { permissionOf } from '../routes.ts';
 
 export const bannerTypes = [
   { value: 'banner', label: '轮播图' },
@@ -19,6 +20,21 @@ export const bannerTypeOfPath: Record<string, BannerType> = {
   '/system/news': 'news',
 };
 
+/**
+ * Each type's permission prefix, that of the menu managing it: `system:banner` for 轮播图,
+ * `system:news` for 案例新闻. A role granted one menu works on that type only.
+ */
+export const bannerPermissionOf = Object.fromEntries(
+  Object.entries(bannerTypeOfPath).map(([path, type]) => [
+    type,
+    permissionOf({ path }, 'view').replace(/:view$/, ''),
+  ]),
+) as Record<BannerType, string>;
+
+/** The codes of one action over every type: a banner route opens to a holder of any of them. */
+export const bannerCodesOf = (action: keyof ReturnType<typeof resourcePermissions>) =>
+  bannerTypes.map((t) => resourcePermissions({ permission: bannerPermissionOf[t.value] })[action]);
+
 /** An absolute http(s) address, or a path inside the app (`/pages/…`), never `//host` or a script. */
 export const LINK_URL_PATTERN = /^(https?:\/\/[^\s/?#]+[^\s]*|\/(?!\/)[^\s]*)$/i;
 
@@ -26,7 +42,8 @@ export const banner = defineResource({
   key: 'banner',
   base: `${prefixes.basic}/banner`,
   label: '轮播图',
-  // Both types share one permission: route access checks a single code before the type is known.
+  // 轮播图's codes; the server opens the routes to 案例新闻's too and checks each record's type
+  // (bannerPermissionOf), and the news page passes `system:news`.
   permission: 'system:banner',
   actions: ['page', 'detail', 'save', 'edit', 'remove', 'editPublished'],
   fields: {

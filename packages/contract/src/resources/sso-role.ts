@@ -79,8 +79,13 @@ export const roleGroupBody = z.object({
 export const apiResource = z.object({
   method: z.string(),
   path: z.string(),
-  /** The permission code it needs; null when any signed-in user (or anyone) may call it. */
+  /**
+   * The permission code it needs (several joined by ` | `: any one opens it); null when any
+   * signed-in user (or anyone) may call it.
+   */
   code: z.string().nullable(),
+  /** Every code that opens it, any one being enough; empty when no code is needed. */
+  codes: z.array(z.string()),
   access: z.enum(['public', 'auth', 'permission']),
   /** Chinese name: the screen and action of its code, or who may call it. */
   name: z.string(),

@@ -1,13 +1,16 @@
-/** GET audit-log/page: the 操作日志 screen, newest first. */
-import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+/** GET audit-log/page: the 操作日志 screen, newest first; GET audit-log/actors: its 操作人 options. */
+import { and, asc, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  actorLabel,
   AUDIT_LOG_PERMISSION,
   auditLogQuery,
   auditLogRecord,
   endpoints,
   fieldInvalid,
   fieldLabels,
+  listOption,
   messages,
 } from '@cowork/contract';
 import { auditLogs, ssoUsers } from '../../db/schema.ts';
@@ -76,6 +79,28 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
         current: q.current,
         size: q.size,
       });
+    },
+  );
+
+  app.get(
+    endpoints.auditLogActors,
+    {
+      config: { permission: AUDIT_LOG_PERMISSION },
+      schema: {
+        tags: ['audit-log'],
+        summary: '操作人选项：在操作日志中出现过的后台用户',
+        response: { 200: envelope(z.array(listOption)) },
+      },
+    },
+    async () => {
+      const rows = await app.db
+        .selectDistinct({ value: ssoUsers.id, nickname: ssoUsers.nickname, username: ssoUsers.username })
+        .from(auditLogs)
+        .innerJoin(ssoUsers, eq(ssoUsers.id, auditLogs.actorId))
+        .orderBy(asc(ssoUsers.username));
+      return ok(
+        rows.map(({ value, nickname, username }) => ({ value, label: actorLabel(nickname, username) })),
+      );
     },
   );
 };

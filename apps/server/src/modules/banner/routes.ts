@@ -3,17 +3,37 @@
  * must end after it starts, a banner carries no article, a news item needs an article or a link.
  * Rich text is sanitized by lib/crud.ts before these checks run.
  */
-import { banner } from '@cowork/contract/resources/banner';
+import type { FastifyRequest } from 'fastify';
+import { inArray } from 'drizzle-orm';
+import { banner, bannerCodesOf, bannerPermissionOf, bannerTypes } from '@cowork/contract/resources/banner';
 import { banners } from '../../db/schema.ts';
 import { crudModule } from '../../lib/crud.ts';
-import { badRequest } from '../../lib/http.ts';
+import { badRequest, forbidden } from '../../lib/http.ts';
+import { hasPermission } from '../../plugins/auth.ts';
 
 const merged = (key: string, values: Record<string, unknown>, existing?: Record<string, unknown>) =>
   values[key] !== undefined ? values[key] : existing?.[key];
 
+type Action = 'view' | 'edit' | 'remove';
+
+/** Whether the caller holds `action` on records of this type (轮播图: system:banner, 案例新闻: system:news). */
+const may = (request: FastifyRequest, type: unknown, action: Action) =>
+  request.user !== null &&
+  hasPermission(request.user, `${bannerPermissionOf[type as keyof typeof bannerPermissionOf]}:${action}`);
+
 export const bannerRoutes = crudModule({
   resource: banner,
   table: banners,
+  // Either menu's codes open the routes; each record is then checked against its own type.
+  permissions: { view: bannerCodesOf('view'), edit: bannerCodesOf('edit'), remove: bannerCodesOf('remove') },
+  where: (request) =>
+    inArray(
+      banners.type,
+      bannerTypes.map((t) => t.value).filter((type) => may(request, type, 'view')),
+    ),
+  authorize: (record, request, action) => {
+    if (!may(request, record.type, action)) throw forbidden();
+  },
   prepare: (values, { existing }) => {
     const startAt = merged('startAt', values, existing) as Date | null | undefined;
     const endAt = merged('endAt', values, existing) as Date | null | undefined;

@@ -16,15 +16,20 @@ import { envelope, ok, pageOf } from '../../lib/http.ts';
 const actionNames = { view: '查看', edit: '编辑', remove: '删除' } as const;
 
 /** Chinese name of a code: the screen and action it opens (来源配置 · 查看), or the code itself. */
-function nameOf(code: string | null, access: ApiResource['access']): string {
-  if (access === 'public') return '无需登录';
-  if (!code) return '登录即可调用';
+function nameOfCode(code: string): string {
   for (const route of menuRoutes) {
     for (const action of ['view', 'edit', 'remove'] as const) {
       if (permissionOf(route, action) === code) return `${route.pageTitle} · ${actionNames[action]}`;
     }
   }
   return code;
+}
+
+/** Who may call a route: nobody needs to sign in, anyone signed in, or the holders of any code. */
+function nameOf(codes: string[], access: ApiResource['access']): string {
+  if (access === 'public') return '无需登录';
+  if (codes.length === 0) return '登录即可调用';
+  return codes.map(nameOfCode).join(' 或 ');
 }
 
 type OpenApi = { paths?: Record<string, Record<string, { summary?: string }>> };
@@ -44,9 +49,10 @@ export const ssoResourcesRoutes: FastifyPluginAsyncZod = async (app) => {
       .map((r) => ({
         method: r.method,
         path: r.url,
-        code: r.permission,
+        code: r.permissions.length ? r.permissions.join(' | ') : null,
+        codes: r.permissions,
         access: r.access,
-        name: nameOf(r.permission, r.access),
+        name: nameOf(r.permissions, r.access),
         summary: spec.paths?.[r.url.replace(/:(\w+)/g, '{$1}')]?.[r.method.toLowerCase()]?.summary ?? null,
       }))
       .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));

@@ -11,7 +11,6 @@ import {
   Button,
   Card,
   DatePicker,
-  Drawer,
   Form,
   Popconfirm,
   Select,
@@ -21,22 +20,22 @@ import {
   type TableColumnsType,
   type TableProps,
 } from 'antd';
-import { DeleteOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
 import {
-  cleanPayload,
   resourcePaths,
   resourcePermissions,
   type Field,
   type Fields,
-  type Page,
   type ResourceDef,
 } from '@cowork/contract';
 import { dayRangeToIso } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import { usePermission } from '../PermissionGate.tsx';
 import { FieldCell, FieldInput, schemaRule, useListOptions } from './field-input.tsx';
+import { EditDrawer, SearchButtons, Toolbar } from './page-parts.tsx';
+import { pageMoved, usePagedQuery } from './use-paged-query.ts';
 import './resource.css';
 
 export type ResourceRecord = { id: number; createdAt: string; updatedAt: string } & Record<string, unknown>;
@@ -68,8 +67,6 @@ export interface ResourcePageProps<F extends Fields> {
   /** Search inputs that replace a field's own (value and onChange come from the search form). */
   searchInputs?: Record<string, ReactElement>;
 }
-
-type Query = Record<string, unknown> & { current: number; size: number };
 
 const isListed = (f: Field) =>
   !f.writeOnly && (f.list ?? !['textarea', 'richtext', 'images'].includes(f.kind));
@@ -146,15 +143,16 @@ export function ResourcePage<F extends Fields>({
 
   const [searchForm] = Form.useForm();
   const [editForm] = Form.useForm();
-  const [query, setQuery] = useState<Query>({ current: 1, size: 10 });
   const [editing, setEditing] = useState<ResourceRecord | 'new' | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
 
-  const page = useQuery({
-    queryKey: [resource.key, 'page', fixedFilters, query],
-    queryFn: () => api.get<Page<ResourceRecord>>(paths.page, cleanPayload({ ...query, ...fixedFilters })),
-    placeholderData: keepPreviousData,
-  });
+  const {
+    setQuery,
+    page,
+    search: searchBy,
+    reset,
+    pagination,
+  } = usePagedQuery<ResourceRecord>([resource.key, 'page', fixedFilters], paths.page, fixedFilters);
   const refresh = () => queryClient.invalidateQueries({ queryKey: [resource.key] });
   const refreshLists = () => queryClient.invalidateQueries({ queryKey: ['list', paths.list] });
 
@@ -197,7 +195,7 @@ export function ResourcePage<F extends Fields>({
         Object.assign(filters, { [`${key}From`]: from, [`${key}To`]: to });
       } else filters[key] = typeof value === 'string' ? value.trim() : value;
     }
-    setQuery({ current: 1, size: query.size, ...cleanPayload(filters) });
+    searchBy(filters);
   };
 
   const openEditor = async (record: ResourceRecord | 'new') => {
@@ -271,9 +269,7 @@ export function ResourcePage<F extends Fields>({
   const onTableChange: TableProps<ResourceRecord>['onChange'] = (pagination, _filters, sorter) => {
     const s = Array.isArray(sorter) ? sorter[0] : sorter;
     setQuery((q) => ({
-      ...q,
-      current: pagination.pageSize === q.size ? (pagination.current ?? 1) : 1,
-      size: pagination.pageSize ?? q.size,
+      ...pageMoved(q, pagination.current, pagination.pageSize),
       sortField: s?.order ? String(s.columnKey) : undefined,
       sortOrder: s?.order ?? undefined,
     }));
@@ -298,27 +294,17 @@ export function ResourcePage<F extends Fields>({
                 {searchInputs[key] ?? <SearchInput field={f} />}
               </Form.Item>
             ))}
-            <Form.Item>
-              <Space>
-                <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                  查询
-                </Button>
-                <Button
-                  icon={<ReloadOutlined />}
-                  onClick={() => {
-                    searchForm.resetFields();
-                    setQuery({ current: 1, size: query.size });
-                  }}
-                >
-                  重置
-                </Button>
-              </Space>
-            </Form.Item>
+            <SearchButtons
+              onReset={() => {
+                searchForm.resetFields();
+                reset();
+              }}
+            />
           </Form>
         </Card>
       )}
       <Card size="small">
-        <Space className="resource-toolbar">
+        <Toolbar>
           {canEdit && has('save') && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => void openEditor('new')}>
               新建{resource.label}
@@ -340,7 +326,7 @@ export function ResourcePage<F extends Fields>({
             </Popconfirm>
           )}
           {toolbar}
-        </Space>
+        </Toolbar>
         <Table<ResourceRecord>
           rowKey="id"
           size="middle"
@@ -354,29 +340,15 @@ export function ResourcePage<F extends Fields>({
               ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }
               : undefined
           }
-          pagination={{
-            current: page.data?.current ?? query.current,
-            pageSize: page.data?.size ?? query.size,
-            total: page.data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => `共 ${total} 条`,
-          }}
+          pagination={pagination}
         />
       </Card>
-      <Drawer
+      <EditDrawer
         title={editing === 'new' ? `新建${resource.label}` : `编辑${resource.label}`}
         open={editing !== null}
-        size={560}
-        destroyOnHidden
+        saving={save.isPending}
         onClose={() => setEditing(null)}
-        extra={
-          <Space>
-            <Button onClick={() => setEditing(null)}>取消</Button>
-            <Button type="primary" loading={save.isPending} onClick={() => editForm.submit()}>
-              保存
-            </Button>
-          </Space>
-        }
+        onSave={() => editForm.submit()}
       >
         <Form
           form={editForm}
@@ -404,7 +376,7 @@ export function ResourcePage<F extends Fields>({
           )}
           {formExtra}
         </Form>
-      </Drawer>
+      </EditDrawer>
     </Space>
   );
 }

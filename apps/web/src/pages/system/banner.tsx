@@ -7,6 +7,7 @@ import { useLocation } from 'react-router';
 import { Tag } from 'antd';
 import {
   banner,
+  bannerPermissionOf,
   bannerTypeOfPath,
   bannerTypes,
   scheduleState,
@@ -28,8 +29,13 @@ const scheduleColumn = {
 export default function BannerPage() {
   const { pathname } = useLocation();
   const type = bannerTypeOfPath[pathname.replace(/\/$/, '')] ?? 'banner';
+  // Each menu's buttons follow its own codes (system:banner:*, system:news:*), as the server does.
   const resource = useMemo(
-    () => ({ ...banner, label: bannerTypes.find((t) => t.value === type)!.label }),
+    () => ({
+      ...banner,
+      label: bannerTypes.find((t) => t.value === type)!.label,
+      permission: bannerPermissionOf[type],
+    }),
     [type],
   );
   return (

@@ -1,20 +1,15 @@
-import { useState } from 'react';
-import { Button, Card, DatePicker, Form, Input, Space, Table, Tag, Typography, type TableProps } from 'antd';
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Card, DatePicker, Form, Input, Select, Space, Table, Tag, Typography, type TableProps } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
-import {
-  cleanPayload,
-  endpoints,
-  type AuditLogQuery,
-  type AuditLogRecord,
-  type Page,
-} from '@cowork/contract';
+import { actorLabel, endpoints, type AuditLogRecord, type ListOption } from '@cowork/contract';
+import { SearchButtons } from '../../components/resource/page-parts.tsx';
+import { usePagedQuery } from '../../components/resource/use-paged-query.ts';
 import { dayRangeToIso, formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import './log.css';
 
 interface SearchForm {
+  actorId?: number;
   resource?: string;
   action?: string;
   range?: [Dayjs, Dayjs] | null;
@@ -52,9 +47,7 @@ const columns: TableProps<AuditLogRecord>['columns'] = [
     dataIndex: 'actorName',
     width: 180,
     render: (_: unknown, { actorName, actorUsername }: AuditLogRecord) =>
-      actorUsername && actorUsername !== actorName
-        ? `${actorName ?? ''}（${actorUsername}）`
-        : (actorName ?? actorUsername ?? '—'),
+      actorLabel(actorName, actorUsername),
   },
   {
     title: '操作',
@@ -85,31 +78,32 @@ function Change({ record }: { record: AuditLogRecord }) {
 /** 操作日志: every write recorded by the server, newest first, with its before and after. */
 export default function AuditLogPage() {
   const [form] = Form.useForm<SearchForm>();
-  const [query, setQuery] = useState<AuditLogQuery>({ current: 1, size: 10 });
-
-  const page = useQuery({
-    queryKey: ['auditLogPage', query],
-    queryFn: () => api.get<Page<AuditLogRecord>>(endpoints.auditLogPage, cleanPayload({ ...query })),
-    placeholderData: keepPreviousData,
+  const { page, search, reset, turnPage, pagination } = usePagedQuery<AuditLogRecord>(
+    ['auditLogPage'],
+    endpoints.auditLogPage,
+  );
+  const actors = useQuery({
+    queryKey: ['auditLogActors'],
+    queryFn: () => api.get<ListOption[]>(endpoints.auditLogActors),
   });
 
-  const search = ({ resource, action, range }: SearchForm) => {
-    setQuery({
-      current: 1,
-      size: query.size,
-      ...cleanPayload({ resource: resource?.trim(), action: action?.trim(), ...dayRangeToIso(range) }),
-    });
-  };
-
-  const reset = () => {
-    form.resetFields();
-    setQuery({ current: 1, size: query.size });
-  };
+  const onSearch = ({ actorId, resource, action, range }: SearchForm) =>
+    search({ actorId, resource: resource?.trim(), action: action?.trim(), ...dayRangeToIso(range) });
 
   return (
     <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
       <Card size="small">
-        <Form<SearchForm> form={form} layout="inline" onFinish={search} className="audit-search">
+        <Form<SearchForm> form={form} layout="inline" onFinish={onSearch} className="audit-search">
+          <Form.Item name="actorId" label="操作人">
+            <Select
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              placeholder="全部"
+              style={{ width: 200 }}
+              loading={actors.isFetching}
+              options={actors.data ?? []}
+            />
+          </Form.Item>
           <Form.Item name="resource" label="资源">
             <Input placeholder="如 sso-user" allowClear />
           </Form.Item>
@@ -119,16 +113,12 @@ export default function AuditLogPage() {
           <Form.Item name="range" label="时间">
             <DatePicker.RangePicker allowClear />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                查询
-              </Button>
-              <Button onClick={reset} icon={<ReloadOutlined />}>
-                重置
-              </Button>
-            </Space>
-          </Form.Item>
+          <SearchButtons
+            onReset={() => {
+              form.resetFields();
+              reset();
+            }}
+          />
         </Form>
       </Card>
       <Card size="small">
@@ -140,15 +130,7 @@ export default function AuditLogPage() {
           loading={page.isFetching}
           scroll={{ x: 900 }}
           expandable={{ expandedRowRender: (record) => <Change record={record} /> }}
-          pagination={{
-            current: page.data?.current ?? query.current,
-            pageSize: page.data?.size ?? query.size,
-            total: page.data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => `共 ${total} 条`,
-            onChange: (current, size) =>
-              setQuery((q) => ({ ...q, current: size === q.size ? current : 1, size })),
-          }}
+          pagination={{ ...pagination, onChange: turnPage }}
         />
       </Card>
     </Space>

@@ -8,7 +8,6 @@ import {
   App,
   Button,
   Card,
-  Drawer,
   Form,
   Popconfirm,
   Space,
@@ -30,6 +29,7 @@ import {
 } from '@cowork/contract/resources/sso-menu';
 import { usePermission } from '../../components/PermissionGate.tsx';
 import { FieldInput, schemaRule } from '../../components/resource/field-input.tsx';
+import { EditDrawer, Toolbar } from '../../components/resource/page-parts.tsx';
 import { Upload } from '../../components/Upload.tsx';
 import { events } from '../../lib/events.ts';
 import { api } from '../../lib/request.ts';
@@ -284,7 +284,7 @@ export default function MenuPage() {
   return (
     <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
       <Card size="small">
-        <Space className="resource-toolbar">
+        <Toolbar>
           {canEdit && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => open({ mode: 'new' })}>
               新建菜单
@@ -297,7 +297,7 @@ export default function MenuPage() {
             全部展开
           </Button>
           <Button onClick={() => setExpanded([])}>全部收起</Button>
-        </Space>
+        </Toolbar>
         <Table<Row>
           rowKey="id"
           size="middle"
@@ -312,20 +312,12 @@ export default function MenuPage() {
           }}
         />
       </Card>
-      <Drawer
+      <EditDrawer
         title={editing?.mode === 'edit' ? '编辑菜单' : '新建菜单'}
         open={editing !== null}
-        size={560}
-        destroyOnHidden
+        saving={save.isPending}
         onClose={() => setEditing(null)}
-        extra={
-          <Space>
-            <Button onClick={() => setEditing(null)}>取消</Button>
-            <Button type="primary" loading={save.isPending} onClick={() => form.submit()}>
-              保存
-            </Button>
-          </Space>
-        }
+        onSave={() => form.submit()}
       >
         <Form
           form={form}
@@ -368,7 +360,7 @@ export default function MenuPage() {
           {item('sort')}
           {item('visible')}
         </Form>
-      </Drawer>
+      </EditDrawer>
     </Space>
   );
 }

@@ -289,8 +289,21 @@ function ApiCatalogue({ open, onClose }: { open: boolean; onClose: () => void })
           {
             key: 'code',
             title: '权限编码',
-            dataIndex: 'code',
-            render: (c: string | null, r) => (c ? <code>{c}</code> : accessLabel[r.access]),
+            dataIndex: 'codes',
+            // Several codes: any one of them opens the call.
+            render: (codes: string[], r) =>
+              codes.length ? (
+                <Space size={[4, 4]} wrap>
+                  {codes.map((c, i) => (
+                    <span key={c}>
+                      {i > 0 && '或 '}
+                      <code>{c}</code>
+                    </span>
+                  ))}
+                </Space>
+              ) : (
+                accessLabel[r.access]
+              ),
           },
           { key: 'name', title: '名称', dataIndex: 'name' },
         ]}

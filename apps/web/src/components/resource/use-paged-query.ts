@@ -1,0 +1,58 @@
+/**
+ * The paging of a list screen: the query (page, size, filters), the `GET …/page` call keeping the
+ * previous page while the next loads, and the table's pagination. ResourcePage and the screens
+ * with their own table (操作日志) share it.
+ *
+ * @example
+ *   const { page, pagination, search, reset, turnPage } = usePagedQuery<Row>(['auditLogPage'], path);
+ *   <Table dataSource={page.data?.records} pagination={{ ...pagination, onChange: turnPage }} />
+ */
+import { useState } from 'react';
+import type { TablePaginationConfig } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { cleanPayload, type Page } from '@cowork/contract';
+import { api } from '../../lib/request.ts';
+
+export type PagedQuery = Record<string, unknown> & { current: number; size: number };
+
+/** The query after the table moved to page `current` of `size` rows: a new size starts at page 1. */
+export const pageMoved = <Q extends PagedQuery>(
+  q: Q,
+  current: number | undefined,
+  size: number | undefined,
+): Q => ({
+  ...q,
+  current: size === q.size ? (current ?? 1) : 1,
+  size: size ?? q.size,
+});
+
+/**
+ * @param queryKey the cache key before the query (invalidating it refreshes the list)
+ * @param path the `page` endpoint
+ * @param fixed filters every request carries, beside the query
+ */
+export function usePagedQuery<T>(
+  queryKey: readonly unknown[],
+  path: string,
+  fixed: Record<string, unknown> = {},
+) {
+  const [query, setQuery] = useState<PagedQuery>({ current: 1, size: 10 });
+  const page = useQuery({
+    queryKey: [...queryKey, query],
+    queryFn: () => api.get<Page<T>>(path, cleanPayload({ ...query, ...fixed })),
+    placeholderData: keepPreviousData,
+  });
+  /** A new search from page 1, keeping the page size; empty filters are left out. */
+  const search = (filters: Record<string, unknown>) =>
+    setQuery({ current: 1, size: query.size, ...cleanPayload(filters) });
+  const reset = () => setQuery({ current: 1, size: query.size });
+  const turnPage = (current: number, size: number) => setQuery((q) => pageMoved(q, current, size));
+  const pagination: TablePaginationConfig = {
+    current: page.data?.current ?? query.current,
+    pageSize: page.data?.size ?? query.size,
+    total: page.data?.total ?? 0,
+    showSizeChanger: true,
+    showTotal: (total) => `共 ${total} 条`,
+  };
+  return { query, setQuery, page, search, reset, turnPage, pagination };
+}
