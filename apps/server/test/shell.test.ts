@@ -150,19 +150,20 @@ describe('role definitions follow the route table', () => {
   });
 
   test('a screen built later joins the menus and the roles that cover its group', async () => {
-    const route = menuRoutes.find((r) => r.path === '/product/member')!;
+    // An order screen: both demo roles cover the 订单管理 group, and no other screen of it is built yet.
+    const route = menuRoutes.find((r) => r.path === '/order/airport')!;
     route.built = true;
     try {
       await syncMenus(t.db);
       await refreshDemoRoles(t.db);
       for (const user of [demo.yunying, demo.caiwu, demo.admin] as const) {
         const { body } = await get<MenuItem[]>(endpoints.menuUserTree, await t.auth(user[0], user[1]));
-        const product = body.data.find((m) => m.name === '产品管理');
-        expect(product?.children.map((c) => c.url)).toEqual(['/product/member']);
+        const orders = body.data.find((m) => m.name === '订单管理');
+        expect(orders?.children.map((c) => c.url)).toEqual(['/order/airport']);
       }
       const actions = await t.db.select().from(ssoMenus).where(eq(ssoMenus.type, 'action'));
       expect(actions.map((a) => a.permission)).toEqual(
-        expect.arrayContaining(['product:member:view', 'product:member:edit', 'product:member:remove']),
+        expect.arrayContaining(['order:airport:view', 'order:airport:edit', 'order:airport:remove']),
       );
       // Syncing again adds nothing.
       const before = (await t.db.select().from(ssoMenus)).length;
