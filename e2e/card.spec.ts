@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { demo, signIn } from './helpers';
-import { walkCrudScreen, type Entries } from './resource';
+import { leaveHeader, walkCrudScreen, type Entries } from './resource';
 
 type Scope = ReturnType<Page['getByRole']>;
 
@@ -67,6 +67,7 @@ test.describe('产品管理: 会员卡 and 会议卡 as 超级管理员', () => 
     await drawer.getByLabel('次数', { exact: true }).clear();
     await drawer.getByRole('button', { name: /保\s*存/ }).click();
     await expect(page.getByText('会员卡已新建')).toBeVisible();
+    await leaveHeader(page);
 
     const row = table.getByRole('row').filter({ hasText: '测试双城月卡' });
     await expect(row).toContainText('¥1288.50');
