@@ -28,6 +28,12 @@ async function fill(scope: ReturnType<Page['getByRole']>, entries: Entries) {
 }
 
 /**
+ * The drawer's 保存 sits where the header's user menu is once the drawer closes, and that menu opens
+ * on hover over the search form: the pointer moves off it first.
+ */
+export const leaveHeader = (page: Page) => page.mouse.move(0, 0);
+
+/**
  * Walks one resource screen as a user would: create (after a refused empty save), search, edit,
  * publish and unpublish, delete with confirmation, checking what the table shows at each step.
  */
@@ -46,8 +52,7 @@ export async function walkCrudScreen(page: Page, s: CrudScenario) {
   await drawer.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByText(`${s.label}已新建`)).toBeVisible();
   await expect(drawer).toBeHidden();
-  // The drawer's 保存 sits where the header's hover menu opens once the drawer is gone.
-  await page.mouse.move(0, 0);
+  await leaveHeader(page);
 
   const search = page.locator('.resource-search');
   await fill(search, s.search);
@@ -62,7 +67,7 @@ export async function walkCrudScreen(page: Page, s: CrudScenario) {
   await fill(editor, s.edit);
   await editor.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByText(`${s.label}已保存`)).toBeVisible();
-  await page.mouse.move(0, 0);
+  await leaveHeader(page);
   await search.getByRole('button', { name: /重\s*置/ }).click();
   const edited = table.getByRole('row').filter({ hasText: String(Object.values(s.edit)[0]) });
   await expect(edited).toHaveCount(1);

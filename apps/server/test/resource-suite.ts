@@ -154,6 +154,42 @@ export function resourceSuite<F extends Fields>(options: SuiteOptions<F>) {
       if (has('detail')) expect((await call('GET', `${paths.detail}/999999`)).status).toBe(404);
     });
 
+    if (has('saveOrUpdate')) {
+      test('saveOrUpdate edits with an id and creates without one, with the same checks', async () => {
+        const edit = await call<Row>('POST', paths.saveOrUpdate, { id: created[0].id, ...change });
+        expect(edit.status, edit.body.msg).toBe(200);
+        expect(edit.body.data).toMatchObject({ id: created[0].id, ...change });
+        expect((await call('POST', paths.saveOrUpdate, { id: 999_999, ...change })).status).toBe(404);
+        const before = await count();
+        for (const { body, field } of invalid) {
+          const res = await call('POST', paths.saveOrUpdate, body);
+          expect(res.status, `${JSON.stringify(body)} → ${res.body.msg}`).toBe(400);
+          expect(res.body.msg).toContain(labels[field]);
+        }
+        expect(await count()).toBe(before);
+        if (!has('remove')) return;
+        // Without an id it creates: the second sample again, once its first record is gone.
+        expect((await call('DELETE', `${paths.remove}/${created[1].id}`)).status).toBe(200);
+        const save = await call<Row>('POST', paths.saveOrUpdate, samples[1]);
+        expect(save.status, save.body.msg).toBe(200);
+        expect(save.body.data.id).not.toBe(created[1].id);
+        created[1] = save.body.data;
+        expect(await count()).toBe(before);
+      });
+    }
+
+    if (has('publish')) {
+      test('publish is edit-published under its second path', async () => {
+        const on = await call<Row>('PUT', paths.publish, { id: created[1].id, published: true });
+        expect(on.status, on.body.msg).toBe(200);
+        expect(on.body.data.published).toBe(true);
+        const off = await call<Row>('PUT', paths.publish, { id: created[1].id, published: false });
+        expect(off.body.data.published).toBe(false);
+        expect((await call('PUT', paths.publish, { id: 999_999, published: true })).status).toBe(404);
+        expect((await call('PUT', paths.publish, { id: created[1].id })).status).toBe(400);
+      });
+    }
+
     if (has('editPublished')) {
       test('edit-published toggles and the list endpoint follows', async () => {
         const on = await call<Row>('PUT', paths.editPublished, { id: created[0].id, published: true });
@@ -179,6 +215,13 @@ export function resourceSuite<F extends Fields>(options: SuiteOptions<F>) {
         ...(has('save') ? [['POST', paths.save, samples[0]] as const] : []),
         ['PUT', paths.edit, { id: created[0].id, ...change }],
         ...(has('remove') ? [['DELETE', `${paths.remove}/${created[0].id}`] as const] : []),
+        ...(has('publish') ? [['PUT', paths.publish, { id: created[0].id, published: true }] as const] : []),
+        ...(has('saveOrUpdate')
+          ? [
+              ['POST', paths.saveOrUpdate, samples[0]] as const,
+              ['POST', paths.saveOrUpdate, { id: created[0].id, ...change }] as const,
+            ]
+          : []),
       ] as const;
       for (const [method, url, payload] of routes) {
         const res = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });

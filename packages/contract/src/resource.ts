@@ -75,7 +75,18 @@ export interface Field<S extends z.ZodType = z.ZodType> {
 
 export type Fields = Record<string, Field>;
 
-export type ResourceAction = 'page' | 'detail' | 'save' | 'edit' | 'remove' | 'editPublished' | 'list';
+export type ResourceAction =
+  | 'page'
+  | 'detail'
+  | 'save'
+  | 'edit'
+  | 'remove'
+  | 'editPublished'
+  | 'list'
+  /** `PUT {res}/publish`: edit-published under the spec's second name (opt-in). */
+  | 'publish'
+  /** `POST {res}/saveOrUpdate`: edits when the body holds an id, creates otherwise (opt-in). */
+  | 'saveOrUpdate';
 
 export interface ResourceDef<F extends Fields = Fields> {
   /** Path segment, e.g. `csr-source`; also the audit log's resource name. */
@@ -110,6 +121,9 @@ export function defineResource<const F extends Fields>(
 }
 
 // ---- Field builders: the common kinds with their Chinese messages ----
+
+/** Fen as the console shows money: `50000` → `¥500.00`. */
+export const formatYuan = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
 
 const required = (label: string) => `请填写${label}`;
 const tooLong = (max: number) => `最多 ${max} 个字符，请删减后重试`;
@@ -217,14 +231,18 @@ export const field = {
       ...rest,
     } satisfies Field;
   },
-  /** Money in integer fen (the API), entered and shown in yuan with two decimals (¥). Never negative. */
-  money: (label: string, extra: Partial<Field> & { optional?: boolean; max?: number } = {}) => {
-    const { optional, max = 100_000_000_00, ...rest } = extra;
+  /**
+   * Money in integer fen (the API), entered and shown in yuan with two decimals (¥). Never negative;
+   * `min` (fen) raises the floor, e.g. 1 for an amount that must be more than zero.
+   */
+  money: (label: string, extra: Partial<Field> & { optional?: boolean; min?: number; max?: number } = {}) => {
+    const { optional, min = 0, max = 100_000_000_00, ...rest } = extra;
     const base = z.coerce
       .number({ error: `请填写${label}` })
       .int(`${label}须精确到分`)
       .min(0, `${label}不能为负数，请填写 0 或更大的金额`)
-      .max(max, `${label}不能超过 ¥${(max / 100).toFixed(2)}`);
+      .min(min, `${label}不能低于 ${formatYuan(min)}`)
+      .max(max, `${label}不能超过 ${formatYuan(max)}`);
     return {
       label,
       kind: 'money' as const,
@@ -532,6 +550,8 @@ export const resourcePaths = (def: Pick<ResourceDef, 'base'>) => ({
   remove: `${def.base}/remove`,
   editPublished: `${def.base}/edit-published`,
   list: `${def.base}/list`,
+  publish: `${def.base}/publish`,
+  saveOrUpdate: `${def.base}/saveOrUpdate`,
 });
 
 export const resourcePermissions = (def: Pick<ResourceDef, 'permission'>) => ({

@@ -98,6 +98,10 @@ export interface CrudOptions<F extends Fields> {
   authorize?: (record: Values, request: FastifyRequest, action: 'view' | 'edit' | 'remove') => void;
 }
 
+/** The value a field holds after a write: the one sent, else the stored one (for cross-field checks). */
+export const valueAfterWrite = (key: string, values: Values, existing?: Row) =>
+  values[key] !== undefined ? values[key] : existing?.[key];
+
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** A record as it leaves: dates as ISO strings with the Shanghai offset. */
@@ -395,9 +399,41 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
       );
     }
 
-    if (has('editPublished')) {
+    const editPublished = async (request: FastifyRequest<{ Body: z.infer<typeof publishBody> }>) => {
+      const { id, published } = request.body;
+      return ok(
+        await app.db.transaction(async (tx) => {
+          const existing = await load(tx, id);
+          authorize(existing, request, 'edit');
+          await options.beforePublish?.(existing, published, { request, tx, existing });
+          const [saved] = (await tx
+            .update(table)
+            .set({ published, updatedAt: new Date(), updatedBy: request.user?.id ?? null } as Values)
+            .where(eq(table.id, id))
+            .returning()) as Row[];
+          await audit(
+            request,
+            {
+              action: published ? 'publish' : 'unpublish',
+              resource: resource.key,
+              resourceId: id,
+              before: { published: existing.published },
+              after: { published },
+            },
+            tx,
+          );
+          return present((await expand([saved], tx))[0], request);
+        }),
+      );
+    };
+    // `publish` is the same action under the spec's second name ("edit-published/publish").
+    for (const [action, url] of [
+      ['editPublished', paths.editPublished],
+      ['publish', paths.publish],
+    ] as const) {
+      if (!has(action)) continue;
       r.put(
-        paths.editPublished,
+        url,
         {
           config: { permission: permissions.edit, fieldLabels },
           schema: {
@@ -407,32 +443,38 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
             response: { 200: envelope(record) },
           },
         },
+        editPublished,
+      );
+    }
+
+    if (has('saveOrUpdate')) {
+      const create = createSchema(resource);
+      const update = updateSchema(resource);
+      // One body, two shapes: with an id it is checked as an edit, without one as a save.
+      const body = z.looseObject({ id: z.unknown().optional() }).transform((value, ctx) => {
+        const result = (value.id === undefined || value.id === null ? create : update).safeParse(value);
+        if (result.success) return result.data as Values & { id?: number };
+        for (const issue of result.error.issues) {
+          ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+        }
+        return z.NEVER;
+      });
+      r.post(
+        paths.saveOrUpdate,
+        {
+          config: { permission: permissions.edit, fieldLabels },
+          schema: {
+            tags,
+            summary: `新建或修改${resource.label}（带编号为修改）`,
+            body,
+            response: { 200: envelope(record) },
+          },
+        },
         async (request) => {
-          const { id, published } = request.body;
-          return ok(
-            await app.db.transaction(async (tx) => {
-              const existing = await load(tx, id);
-              authorize(existing, request, 'edit');
-              await options.beforePublish?.(existing, published, { request, tx, existing });
-              const [saved] = (await tx
-                .update(table)
-                .set({ published, updatedAt: new Date(), updatedBy: request.user?.id ?? null } as Values)
-                .where(eq(table.id, id))
-                .returning()) as Row[];
-              await audit(
-                request,
-                {
-                  action: published ? 'publish' : 'unpublish',
-                  resource: resource.key,
-                  resourceId: id,
-                  before: { published: existing.published },
-                  after: { published },
-                },
-                tx,
-              );
-              return present((await expand([saved], tx))[0], request);
-            }),
-          );
+          const { id, ...values } = request.body;
+          if (id === undefined || id === null) return ok(await write(request, values));
+          const changes = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+          return ok(await write(request, changes, await load(app.db, id)));
         },
       );
     }

@@ -70,10 +70,10 @@ export function FieldInput({
     case 'decimal':
       return <InputNumber {...(props as object)} style={{ width: '100%' }} placeholder={placeholder} />;
     case 'money':
-      // Entered in yuan, stored in fen.
+      // Entered in yuan, stored in fen. The rest of the props (the id its label points at) pass on.
       return (
         <InputNumber
-          id={(props as { id?: string }).id}
+          {...(props as object)}
           value={typeof props.value === 'number' ? props.value / 100 : undefined}
           onChange={(v) => props.onChange?.(typeof v === 'number' ? Math.round(v * 100) : null)}
           min={0}

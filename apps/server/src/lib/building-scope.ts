@@ -1,0 +1,59 @@
+/**
+ * Records valid in several buildings (会员卡, 会议卡) keep the ids in an integer[] column. Their
+ * module takes both hooks from here: `check` in prepare (the ids must name existing buildings)
+ * and `where` for the page (records valid in the one building searched for).
+ *
+ * @example
+ *   const scope = buildingScope(userCards.buildingIds, '适用楼宇');
+ *   crudModule({ ..., where: scope.where, prepare: (values, { tx }) => scope.check(values, tx) });
+ */
+import { arrayContains, inArray } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
+import { fieldInvalid } from '@cowork/contract';
+import type { Executor } from '../db/client.ts';
+import { buildings } from '../db/schema.ts';
+import { badRequest } from './http.ts';
+
+export function buildingScope(column: PgColumn, label: string, key = 'buildingIds') {
+  return {
+    /** Drops repeated ids and answers 400 naming the field when one names no building. */
+    async check<V extends Record<string, unknown>>(values: V, tx: Executor): Promise<V> {
+      const ids = values[key] as number[] | undefined;
+      if (ids === undefined) return values;
+      const unique = [...new Set(ids)];
+      const found = await tx
+        .select({ id: buildings.id })
+        .from(buildings)
+        .where(inArray(buildings.id, unique));
+      if (found.length !== unique.length) {
+        throw badRequest(fieldInvalid(label, '所选楼宇不存在或已被删除，请刷新楼宇列表后重新选择'));
+      }
+      return { ...values, [key]: unique };
+    },
+    /** The page filter `?buildingIds=3`: records whose ids contain building 3. */
+    where(request: FastifyRequest) {
+      const raw = (request.query as Record<string, unknown>)[key];
+      if (raw === undefined || raw === '') return undefined;
+      // Nine digits at most keeps the value inside PostgreSQL's integer.
+      if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw)) {
+        throw badRequest(fieldInvalid(label, `请选择一个${label}`));
+      }
+      return arrayContains(column, [Number(raw)]);
+    },
+  };
+}
+
+/** Building ids by name, for demo rows that name the demo buildings. */
+export async function buildingIdsByName(tx: Executor, names: readonly string[]): Promise<number[]> {
+  const rows = await tx
+    .select({ id: buildings.id, name: buildings.name })
+    .from(buildings)
+    .where(inArray(buildings.name, [...names]));
+  const ids = new Map(rows.map((row) => [row.name, row.id]));
+  return names.map((name) => {
+    const id = ids.get(name);
+    if (id === undefined) throw new Error(`demo building ${name} is missing`);
+    return id;
+  });
+}

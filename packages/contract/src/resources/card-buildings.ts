@@ -1,0 +1,26 @@
+/**
+ * What 会员卡 (user-card) and 会议卡 (team-card) share: the buildings a card is valid in, and the
+ * card endpoints of spec point 7 (the CRUD plus `publish` and `saveOrUpdate`).
+ */
+import { z } from 'zod';
+import { allActions, field, resourcePaths, type ResourceAction } from '../resource.ts';
+import { building } from './building.ts';
+
+export const CARD_BUILDINGS_LABEL = '适用楼宇';
+
+/**
+ * `buildingIds`: at least one building, picked from the building list; listed as building names
+ * and searched by one building (cards valid there).
+ */
+export const cardBuildingIds = () =>
+  field.references(CARD_BUILDINGS_LABEL, resourcePaths(building).list, {
+    schema: z
+      .array(z.coerce.number().int().positive(), { error: `请选择${CARD_BUILDINGS_LABEL}` })
+      .min(1, `请至少选择一个${CARD_BUILDINGS_LABEL}`)
+      .max(200, `${CARD_BUILDINGS_LABEL}最多 200 个`),
+    search: 'eq',
+    list: true,
+    help: '持卡会员可在这些楼宇使用',
+  });
+
+export const cardActions: readonly ResourceAction[] = [...allActions, 'publish', 'saveOrUpdate'];
