@@ -538,6 +538,7 @@ export const resourceMessages = {
 const outputOf = (f: Field): z.ZodType => {
   switch (f.kind) {
     case 'integer':
+    case 'decimal':
     case 'money':
     case 'reference':
       return z.number().nullable();

@@ -398,6 +398,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
                 .set({ published, updatedAt: new Date(), updatedBy: request.user?.id ?? null } as Values)
                 .where(eq(table.id, id))
                 .returning()) as Row[];
+              const [answer] = await expand([saved], tx);
               await audit(
                 request,
                 {
@@ -409,7 +410,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
                 },
                 tx,
               );
-              return present(saved, request);
+              return present(answer, request);
             }),
           );
         },
