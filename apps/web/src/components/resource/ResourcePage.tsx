@@ -5,7 +5,7 @@
  *
  * @example export default function SourcePage() { return <ResourcePage resource={source} />; }
  */
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import {
   App,
   Button,
@@ -58,6 +58,11 @@ export interface ResourcePageProps<F extends Fields> {
   toolbar?: ReactNode;
   /** Extra form items at the end of the edit drawer. */
   formExtra?: ReactNode;
+  /**
+   * Inputs replacing the standard one of a field in the edit form (a select whose options depend
+   * on another field, say); Form.Item gives each its value and onChange.
+   */
+  inputs?: Record<string, ReactElement>;
   /** Fill the edit form from `detail` rather than the table row (rows show masked values). */
   editFromDetail?: boolean;
 }
@@ -121,6 +126,7 @@ export function ResourcePage<F extends Fields>({
   rowActions,
   toolbar,
   formExtra,
+  inputs = {},
   editFromDetail = false,
 }: ResourcePageProps<F>) {
   const { message } = App.useApp();
@@ -386,7 +392,7 @@ export function ResourcePage<F extends Fields>({
               rules={[schemaRule(f)]}
               initialValue={editing === 'new' ? defaultOf(f) : undefined}
             >
-              <FieldInput field={f} />
+              {inputs[key] ?? <FieldInput field={f} />}
             </Form.Item>
           ))}
           {formExtra}
