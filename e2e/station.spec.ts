@@ -62,11 +62,16 @@ test.describe('产品管理: 会议室, 活动场地 and 机场贵宾厅 as 超�
     await page.getByRole('button', { name: '新建会议室' }).click();
     const drawer = page.getByRole('dialog', { name: '新建会议室' });
     await expect(drawer.getByLabel('楼层', { exact: true })).toBeDisabled();
+    await choose(page, '所属楼宇', '氪空间·望京SOHO')(drawer);
+    await choose(page, '楼层', '9F')(drawer);
+    await expect(drawer.getByTitle('9F')).toBeVisible();
+    // 中关村 has 5F–7F only: the floor kept from 望京SOHO is cleared and not offered.
     await choose(page, '所属楼宇', '氪空间·中关村')(drawer);
+    await expect(drawer.getByTitle('9F')).toHaveCount(0);
     await drawer.getByLabel('楼层', { exact: true }).click();
-    // 中关村 has 5F–7F only.
-    await expect(page.locator('.ant-select-dropdown:visible').getByTitle('9F')).toHaveCount(0);
-    await expect(page.locator('.ant-select-dropdown:visible').getByTitle('6F')).toBeVisible();
+    const options = page.locator('.ant-select-dropdown:visible');
+    await expect(options.getByTitle('6F')).toBeVisible();
+    await expect(options.getByTitle('9F')).toHaveCount(0);
   });
 
   test('活动场地: create, search, edit, delete on the same page', async ({ page }) => {

@@ -3,6 +3,7 @@
  * the declaration. The floor is chosen among the chosen building's floors (free text when the
  * building has none) and facilities among the published facilities, not the highlights.
  */
+import { useEffect } from 'react';
 import { Form, Input, Select } from 'antd';
 import { useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
@@ -31,6 +32,11 @@ function FloorSelect({ resource, ...props }: InputProps<string | null> & { resou
     enabled: typeof buildingId === 'number',
     staleTime: 60_000,
   });
+  const { value, onChange } = props;
+  // A floor kept from another building is not offered by this one: clear it rather than send it.
+  useEffect(() => {
+    if (floors.data?.length && value && !floors.data.includes(value)) onChange?.(null);
+  }, [floors.data, value, onChange]);
   if (floors.data?.length === 0) {
     return (
       <Input
