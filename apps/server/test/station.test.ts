@@ -124,6 +124,11 @@ describe('会议室 and 活动场地 rules beyond the mechanism', () => {
       station({ buildingId: ids.flatBuilding, floor: '夹层', name: '夹层会议室' }),
     );
     expect(flat.status, flat.body.msg).toBe(200);
+    const noFloor = await save(
+      officeStation,
+      station({ buildingId: ids.flatBuilding, floor: '', name: '无楼层会议室' }),
+    );
+    expect(noFloor.body.data.floor).toBeNull();
     // Moving the room to a building with floors checks the floor it keeps.
     const moved = await call('PUT', resourcePaths(officeStation).edit, {
       id: flat.body.data.id,

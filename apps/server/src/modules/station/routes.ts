@@ -36,6 +36,7 @@ async function floorsOf(db: Executor, buildingId: number): Promise<string[] | un
 /** Checks a save or an edit against the stored record: what one field allows depends on others. */
 async function checkStation(values: Values, { tx, existing }: WriteContext): Promise<Values> {
   const merged = (key: string) => (values[key] !== undefined ? values[key] : existing?.[key]);
+  if (values.floor === '') values.floor = null;
 
   if (values.buildingId !== undefined || values.floor !== undefined) {
     const floors = await floorsOf(tx, merged('buildingId') as number);
