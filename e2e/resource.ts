@@ -46,6 +46,8 @@ export async function walkCrudScreen(page: Page, s: CrudScenario) {
   await drawer.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByText(`${s.label}已新建`)).toBeVisible();
   await expect(drawer).toBeHidden();
+  // 保存 sits where the header's user menu opens on hover: move the pointer off it.
+  await page.mouse.move(0, 0);
 
   const search = page.locator('.resource-search');
   for (const [label, value] of Object.entries(s.search))
@@ -61,6 +63,7 @@ export async function walkCrudScreen(page: Page, s: CrudScenario) {
   await fill(editor, s.edit);
   await editor.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByText(`${s.label}已保存`)).toBeVisible();
+  await page.mouse.move(0, 0);
   await search.getByRole('button', { name: /重\s*置/ }).click();
   const edited = table.getByRole('row').filter({ hasText: String(Object.values(s.edit)[0]) });
   await expect(edited).toHaveCount(1);
