@@ -31,8 +31,8 @@ export function suiteBuildings() {
           ['测试楼宇甲', '测试楼宇乙'].map((name) => ({
             merchantId: merchant.id,
             name,
-            provinceCode: '11',
-            cityCode: '1101',
+            provinceCode: '110000',
+            cityCode: '110100',
             address: '测试路1号',
           })),
         )

@@ -120,8 +120,8 @@ describe('商户 rules', () => {
       ['氪空间·望京SOHO', '氪空间·国贸中心', '氪空间·中关村'].map((name, sort) => ({
         merchantId,
         name,
-        provinceCode: '11',
-        cityCode: '1101',
+        provinceCode: '110000',
+        cityCode: '110100',
         address: '北京市朝阳区',
         sort,
       })),

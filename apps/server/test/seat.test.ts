@@ -35,8 +35,8 @@ async function addBuilding(t: TestApp, name: string, floors: string[]): Promise<
     .values({
       merchantId: merchant.id,
       name,
-      provinceCode: '11',
-      cityCode: '1101',
+      provinceCode: '110000',
+      cityCode: '110100',
       address: '测试路1号',
       floors,
     })

@@ -7,7 +7,7 @@
  *   const scope = buildingScope(userCards.buildingIds, '适用楼宇');
  *   crudModule({ ..., where: scope.where, prepare: (values, { tx }) => scope.check(values, tx) });
  */
-import { arrayContains, inArray } from 'drizzle-orm';
+import { arrayContains, eq, inArray } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { fieldInvalid } from '@cowork/contract';
@@ -56,4 +56,42 @@ export async function buildingIdsByName(tx: Executor, names: readonly string[]):
     if (id === undefined) throw new Error(`demo building ${name} is missing`);
     return id;
   });
+}
+
+/**
+ * The floors of a building (null when there is none), read once per transaction: an import checks
+ * thousands of rows against a handful of buildings.
+ */
+const floorsRead = new WeakMap<Executor, Map<number, string[] | null>>();
+async function floorsOf(tx: Executor, buildingId: number): Promise<string[] | null> {
+  const known = floorsRead.get(tx) ?? new Map<number, string[] | null>();
+  floorsRead.set(tx, known);
+  if (!known.has(buildingId)) {
+    const [building] = await tx
+      .select({ floors: buildings.floors })
+      .from(buildings)
+      .where(eq(buildings.id, buildingId));
+    known.set(buildingId, building?.floors ?? null);
+  }
+  return known.get(buildingId)!;
+}
+
+/**
+ * Something placed in one building (a seat, a meeting room): the building must exist and, when it
+ * has floors, the floor must be one of them. 400 naming the field otherwise.
+ */
+export async function checkBuildingFloor(
+  tx: Executor,
+  place: { buildingId: number; floor: string | null | undefined },
+  labels: Record<string, string>,
+) {
+  const floors = await floorsOf(tx, place.buildingId);
+  if (!floors)
+    throw badRequest(fieldInvalid(labels.buildingId, '所选楼宇不存在或已被删除，请刷新后重新选择'));
+  if (floors.length === 0) return;
+  const list = floors.join('、');
+  if (!place.floor) throw badRequest(fieldInvalid(labels.floor, `请选择所在楼层，该楼宇的楼层有 ${list}`));
+  if (!floors.includes(place.floor)) {
+    throw badRequest(fieldInvalid(labels.floor, `该楼宇没有“${place.floor}”，请从 ${list} 中选择`));
+  }
 }

@@ -28,3 +28,13 @@ export const airportCode = defineResource({
 
 /** `DELETE {base}/removes` with `{ids}`: the spec's name for the batch removal. */
 export const airportCodeRemovesPath = `${airportCode.base}/removes`;
+
+/** `GET {base}/code-list`: the configured airports as select options (value is the code). */
+export const airportCodeOptionsPath = `${airportCode.base}/code-list`;
+export const airportCodeOption = z.object({
+  value: z.string(),
+  label: z.string(),
+  city: z.string(),
+  airportName: z.string(),
+});
+export type AirportCodeOption = z.infer<typeof airportCodeOption>;

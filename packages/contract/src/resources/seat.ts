@@ -64,10 +64,6 @@ export const seatResources = [officeSeat, hallSeat] as const;
 
 /** Why a seat is refused (the server's messages). */
 export const seatMessages = {
-  buildingMissing: '楼宇：所选楼宇不存在或已被删除，请刷新后重新选择',
-  floorRequired: (floors: string[]) => `楼层：请选择所在楼层，该楼宇的楼层有 ${floors.join('、')}`,
-  floorUnknown: (floor: string, floors: string[]) =>
-    `楼层：该楼宇没有“${floor}”，请从 ${floors.join('、')} 中选择`,
   priceRequired: '日租价格：日租价格与月租价格至少填写一项',
 } as const;
 

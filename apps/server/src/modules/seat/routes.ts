@@ -6,7 +6,7 @@
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { resourceMessages, resourcePermissions } from '@cowork/contract';
+import { labelsOf, resourceMessages, resourcePermissions } from '@cowork/contract';
 import {
   hallSeat,
   officeSeat,
@@ -21,8 +21,9 @@ import {
   type SeatResource,
 } from '@cowork/contract/resources/seat';
 import type { Executor } from '../../db/client.ts';
-import { buildings, hallSeatGoods, hallSeats, officeSeatGoods, officeSeats } from '../../db/schema.ts';
+import { hallSeatGoods, hallSeats, officeSeatGoods, officeSeats } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
+import { checkBuildingFloor } from '../../lib/building-scope.ts';
 import { crudModule, type CrudOptions } from '../../lib/crud.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
@@ -36,35 +37,18 @@ const merged = (key: string, values: Values, existing?: Values) =>
   values[key] !== undefined ? values[key] : existing?.[key];
 
 /**
- * The floors of a building (null when there is none), read once per transaction: an import checks
- * thousands of rows against a handful of buildings.
- */
-const floorsRead = new WeakMap<Executor, Map<number, string[] | null>>();
-async function floorsOf(tx: Executor, buildingId: number): Promise<string[] | null> {
-  const known = floorsRead.get(tx) ?? new Map<number, string[] | null>();
-  floorsRead.set(tx, known);
-  if (!known.has(buildingId)) {
-    const [building] = await tx
-      .select({ floors: buildings.floors })
-      .from(buildings)
-      .where(eq(buildings.id, buildingId));
-    known.set(buildingId, building?.floors ?? null);
-  }
-  return known.get(buildingId)!;
-}
-
-/**
  * The building must exist; when it has floors the seat names one of them; a seat is priced by the
  * day, the month or both.
  */
 async function prepareSeat(values: Values, { tx, existing }: { tx: Executor; existing?: Values }) {
-  const floors = await floorsOf(tx, merged('buildingId', values, existing) as number);
-  if (!floors) throw badRequest(seatMessages.buildingMissing);
-  const floor = merged('floor', values, existing) as string | null | undefined;
-  if (floors.length > 0) {
-    if (!floor) throw badRequest(seatMessages.floorRequired(floors));
-    if (!floors.includes(floor)) throw badRequest(seatMessages.floorUnknown(floor, floors));
-  }
+  await checkBuildingFloor(
+    tx,
+    {
+      buildingId: merged('buildingId', values, existing) as number,
+      floor: merged('floor', values, existing) as string | null | undefined,
+    },
+    labelsOf(officeSeat),
+  );
   const priced = ['dayPriceFen', 'monthPriceFen'].some((key) => {
     const price = merged(key, values, existing);
     return price !== null && price !== undefined;

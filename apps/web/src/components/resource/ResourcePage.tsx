@@ -57,6 +57,11 @@ export interface ResourcePageProps<F extends Fields> {
   toolbar?: ReactNode;
   /** Extra form items at the end of the edit drawer. */
   formExtra?: ReactNode;
+  /**
+   * Inputs replacing the standard one of a field in the edit form (a select whose options depend
+   * on another field, say); Form.Item gives each its value and onChange.
+   */
+  inputs?: Record<string, ReactElement>;
   /** Fill the edit form from `detail` rather than the table row (rows show masked values). */
   editFromDetail?: boolean;
   /**
@@ -125,6 +130,7 @@ export function ResourcePage<F extends Fields>({
   rowActions,
   toolbar,
   formExtra,
+  inputs = {},
   editFromDetail = false,
   formItems = {},
   searchInputs = {},
@@ -370,7 +376,7 @@ export function ResourcePage<F extends Fields>({
                 rules={[schemaRule(f)]}
                 initialValue={editing === 'new' ? defaultOf(f) : undefined}
               >
-                <FieldInput field={f} />
+                {inputs[key] ?? <FieldInput field={f} />}
               </Form.Item>
             ),
           )}

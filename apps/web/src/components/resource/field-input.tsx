@@ -123,6 +123,7 @@ export function FieldInput({
     case 'time':
       return (
         <TimePicker
+          id={(props as { id?: string }).id}
           format="HH:mm"
           style={{ width: '100%' }}
           value={props.value ? dayjs(`2000-01-01 ${props.value as string}`) : null}
@@ -183,6 +184,11 @@ export function FieldCell({
       return formatTime(value as string);
     case 'image':
       return <img src={String(value)} alt={field.label} className="resource-thumb" />;
+    case 'images': {
+      // A gallery listed in a table shows its first picture (the cover).
+      const [cover] = value as string[];
+      return cover ? <img src={cover} alt={field.label} className="resource-thumb" /> : '—';
+    }
     case 'reference':
       return labels?.get(value as number) ?? `#${String(value)}`;
     case 'references':

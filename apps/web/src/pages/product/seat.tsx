@@ -31,6 +31,7 @@ import {
 import { ExcelImport } from '../../components/ExcelImport.tsx';
 import { usePermission } from '../../components/PermissionGate.tsx';
 import { FieldCell, FieldInput, schemaRule } from '../../components/resource/field-input.tsx';
+import { FloorSelect } from '../../components/FloorSelect.tsx';
 import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
 import { api } from '../../lib/request.ts';
 
@@ -243,6 +244,7 @@ function SeatTab({ resource }: { resource: SeatResource }) {
     <>
       <ResourcePage
         resource={resource}
+        inputs={{ floor: <FloorSelect /> }}
         toolbar={
           can([resourcePermissions(resource).edit]) && (
             <ExcelImport

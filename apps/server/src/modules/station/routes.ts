@@ -1,0 +1,74 @@
+/**
+ * 会议室 (office-station) and 活动场地 (activity-station): one set of rules registered for both
+ * declarations. Besides the declared CRUD: the building must exist, the floor must be one of the
+ * building's floors when it has any, every facility must be a facility (not a highlight), and
+ * the room must close after it opens.
+ */
+import { inArray } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { fieldInvalid, labelsOf } from '@cowork/contract';
+import { activityStation, officeStation, type StationResource } from '@cowork/contract/resources/station';
+import { activityStations, buildingBrightPoints, officeStations } from '../../db/schema.ts';
+import { crudModule, type ResourceTable, type WriteContext } from '../../lib/crud.ts';
+import { checkBuildingFloor } from '../../lib/building-scope.ts';
+import { badRequest } from '../../lib/http.ts';
+
+type Values = Record<string, unknown>;
+
+// Both declarations share their fields, so their labels are one set.
+const labels = labelsOf(officeStation);
+
+/** Checks a save or an edit against the stored record: what one field allows depends on others. */
+async function checkStation(values: Values, { tx, existing }: WriteContext): Promise<Values> {
+  const merged = (key: string) => (values[key] !== undefined ? values[key] : existing?.[key]);
+  if (values.floor === '') values.floor = null;
+
+  if (values.buildingId !== undefined || values.floor !== undefined) {
+    await checkBuildingFloor(
+      tx,
+      { buildingId: merged('buildingId') as number, floor: merged('floor') as string | null | undefined },
+      labels,
+    );
+  }
+
+  if (Array.isArray(values.facilityIds)) {
+    const ids = [...new Set(values.facilityIds as number[])];
+    const found = ids.length
+      ? await tx
+          .select({ id: buildingBrightPoints.id, kind: buildingBrightPoints.kind })
+          .from(buildingBrightPoints)
+          .where(inArray(buildingBrightPoints.id, ids))
+      : [];
+    if (found.length !== ids.length || found.some((p) => p.kind !== 'facility')) {
+      throw badRequest(
+        fieldInvalid(
+          labels.facilityIds,
+          '所选设施不存在或不是设施（亮点不能作为设施），请在「设施配置」中确认后重新选择',
+        ),
+      );
+    }
+    values.facilityIds = ids;
+  }
+
+  const openTime = merged('openTime') as string;
+  const closeTime = merged('closeTime') as string;
+  // 'HH:mm' strings order like the times they name.
+  if ((values.openTime !== undefined || values.closeTime !== undefined) && closeTime <= openTime) {
+    throw badRequest(fieldInvalid(labels.closeTime, `须晚于开放时间 ${openTime}，请重新选择`));
+  }
+  return values;
+}
+
+function stationRoutes(resource: StationResource, table: ResourceTable): FastifyPluginAsyncZod {
+  const crud = crudModule({ resource, table, prepare: checkStation });
+  return async (app, options) => {
+    await crud(app, options);
+  };
+}
+
+export const stationModule: FastifyPluginAsyncZod = async (app, options) => {
+  await stationRoutes(officeStation, officeStations)(app, options);
+  await stationRoutes(activityStation, activityStations)(app, options);
+};
+
+export default stationModule;
