@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resourcePaths, type Page } from '@cowork/contract';
 import { maskBankAccount, merchant } from '@cowork/contract/resources/merchant';
-import { buildings, merchantShares, merchants, ssoRoles } from '../src/db/schema.ts';
+import { and, desc, eq } from 'drizzle-orm';
+import { auditLogs, buildings, merchantShares, merchants, ssoRoles } from '../src/db/schema.ts';
 import { buildTestApp, createUser, demo, type TestApp } from './helper.ts';
 import { resourceSuite } from './resource-suite.ts';
 
@@ -112,6 +113,19 @@ describe('商户 rules', () => {
       bankAccountNo: '',
     });
     expect(cleared.body.data.bankAccountNo).toBeNull();
+    await call(admin, 'PUT', paths.edit, { id: merchantId, bankAccountNo: account });
+  });
+
+  test('the audit log keeps account numbers masked, before and after', async () => {
+    await call(admin, 'PUT', paths.edit, { id: merchantId, bankAccountNo: '6214830100019999' });
+    const [entry] = await t.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.resource, 'merchant'), eq(auditLogs.resourceId, String(merchantId))))
+      .orderBy(desc(auditLogs.id))
+      .limit(1);
+    expect(entry.after).toMatchObject({ bankAccountNo: '************9999' });
+    expect(JSON.stringify(entry)).not.toMatch(/62148301000(1|9)/);
     await call(admin, 'PUT', paths.edit, { id: merchantId, bankAccountNo: account });
   });
 

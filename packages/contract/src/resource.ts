@@ -69,6 +69,11 @@ export interface Field<S extends z.ZodType = z.ZodType> {
   listEndpoint?: string;
   /** Hint under the form input. */
   help?: string;
+  /**
+   * A personal or financial number (ID card, bank account): how it reads when it must not be shown
+   * in full. The audit log always keeps it masked; modules mask answers by the caller's rights.
+   */
+  mask?: (value: string) => string | null;
   /** Upload constraints of image fields. */
   upload?: { accept?: string[]; maxSizeKb?: number };
 }

@@ -128,6 +128,17 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
 
   const present = (row: Row, request: FastifyRequest, action: PresentAction = 'write') =>
     serialize(options.present ? options.present(row, request, action) : row);
+  // The audit log is read by more people than the records: sensitive numbers stay masked there.
+  const masks = Object.entries(resource.fields).filter(([, f]) => f.mask);
+  const forAudit = (row: Row): Row =>
+    masks.length === 0
+      ? row
+      : {
+          ...row,
+          ...Object.fromEntries(
+            masks.map(([key, f]) => [key, typeof row[key] === 'string' ? f.mask!(row[key]) : row[key]]),
+          ),
+        };
   const expand = async (rows: Row[], db: Executor) => (options.expand ? options.expand(rows, db) : rows);
 
   async function load(tx: Executor, id: number): Promise<Row> {
@@ -355,8 +366,8 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
             action: existing ? 'edit' : 'save',
             resource: resource.key,
             resourceId: saved.id,
-            before: existing ?? null,
-            after: answer,
+            before: existing ? forAudit(existing) : null,
+            after: forAudit(answer),
           },
           tx,
         );
@@ -494,7 +505,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
           for (const row of rows) {
             await audit(
               request,
-              { action: 'remove', resource: resource.key, resourceId: row.id, before: row },
+              { action: 'remove', resource: resource.key, resourceId: row.id, before: forAudit(row) },
               tx,
             );
           }

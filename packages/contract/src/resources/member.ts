@@ -47,6 +47,7 @@ export const member = defineResource({
         .transform((v) => (v === '' ? null : v))
         .pipe(memberIdCardSchema.nullish()),
       help: '18 位居民身份证号，末位可以是 X',
+      mask: maskIdCard,
     },
     companyName: field.text('公司名称', { max: 100, optional: true, search: 'like' }),
     sourceId: field.reference('来源', `${prefixes.user}/csr-source/list`, { optional: true }),

@@ -35,6 +35,7 @@ export const merchant = defineResource({
             .nullish(),
         ),
       help: '8–30 位数字；只有可编辑商户的人员能看到完整账号',
+      mask: maskBankAccount,
     },
     description: field.textarea('简介', { max: 500, optional: true }),
     sort: field.sort(),
