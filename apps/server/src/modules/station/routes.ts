@@ -2,8 +2,8 @@
  * 会议室 (office-station) and 活动场地 (activity-station): one set of rules registered for both
  * declarations. Besides the declared CRUD: the building must exist, the floor must be one of the
  * building's floors when it has any, every facility must be a facility (not a highlight), and
- * the room must close after it opens. Each also has the Excel import of the seats (template and
- * import under `{base}/import/…`), checked by the same rules.
+ * the room must close after it opens. Each also has an Excel import like the seats' (template and
+ * import under `{base}/import/…`), every row checked by the same rules.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
@@ -76,11 +76,13 @@ async function facilityChoices(request: FastifyRequest) {
 
 /**
  * The CRUD and the Excel import of one declaration. The spec names one "office-activity import
- * excel" for both; each declaration has it under its own base, as the seats do
- * (`importPaths(resource)`), so the import asks the screen's own edit permission
- * (product:meetingRoom or product:activityVenue) and writes to that screen's table only. The
- * gallery (图片) is left out of the template: a cell cannot hold an upload, so pictures are added
- * in the form afterwards.
+ * excel" for both kinds; rather than one `office-station/office-activity/import/excel`, each
+ * declaration has it under its own base as the seats do (`importPaths(resource)`:
+ * `…/office-station/import/excel`, `…/activity-station/import/excel`, and `…/import/template`), so
+ * an import asks its screen's own edit permission (product:meetingRoom or product:activityVenue)
+ * and writes to that screen's table only. The floor is a plain cell that `checkStation` checks
+ * against the building's floors like the form's. The gallery (图片) is left out of the template:
+ * a cell cannot hold an upload, so pictures are added in the form afterwards.
  */
 function stationRoutes(resource: StationResource, table: ResourceTable): FastifyPluginAsyncZod {
   const options: CrudOptions<StationResource['fields']> = { resource, table, prepare: checkStation };
