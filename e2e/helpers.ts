@@ -1,4 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import ExcelJS from 'exceljs';
 
 /** A 1×1 PNG, for upload controls. */
 export const PNG = Buffer.from(
@@ -42,4 +46,24 @@ export async function removeRow(page: Page, row: Locator) {
     .getByRole('tooltip')
     .getByRole('button', { name: /删\s*除/ })
     .click();
+}
+
+/** Picks an option of an antd Select in a form scope (a drawer, the search form) by its label. */
+export const choose = (page: Page, label: string, option: string) => async (scope: Locator) => {
+  await scope.getByLabel(label, { exact: true }).click();
+  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+};
+
+let workbookFolder: string | undefined;
+
+/** Writes an .xlsx with this header row and these rows (an Excel import's upload); answers its path. */
+export async function workbookFile(name: string, headers: string[], rows: unknown[][]): Promise<string> {
+  workbookFolder ??= mkdtempSync(join(tmpdir(), 'e2e-import-'));
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('导入');
+  sheet.addRow(headers);
+  for (const row of rows) sheet.addRow(row);
+  const file = join(workbookFolder, name);
+  await book.xlsx.writeFile(file);
+  return file;
 }

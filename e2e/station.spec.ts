@@ -1,14 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { demo, signIn } from './helpers';
+import { choose, demo, signIn, workbookFile } from './helpers';
 import { walkCrudScreen, type Entries } from './resource';
 
 type Scope = ReturnType<Page['getByRole']>;
-
-/** Picks an option of an antd Select in a form scope by its label. */
-const choose = (page: Page, label: string, option: string) => async (scope: Scope) => {
-  await scope.getByLabel(label, { exact: true }).click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
-};
 
 /** Types a time of day into an antd TimePicker and confirms it. */
 const time = (label: string, value: string) => async (scope: Scope) => {
@@ -29,6 +23,21 @@ const station = (page: Page, name: string): Entries => ({
   开放时间: time('开放时间', '09:00'),
   关闭时间: time('关闭时间', '21:00'),
 });
+
+/** The import template's header (every form field but the gallery). */
+const IMPORT_HEADERS = [
+  '名称',
+  '所属楼宇名称',
+  '楼层',
+  '容纳人数',
+  '面积（㎡）',
+  '每小时价格（元）',
+  '开放时间',
+  '关闭时间',
+  '最短预订时长',
+  '设施名称',
+  '发布状态',
+];
 
 test.describe('产品管理: 会议室, 活动场地 and 机场贵宾厅 as 超级管理员', () => {
   test.beforeEach(async ({ page }) => signIn(page, demo.admin));
@@ -87,6 +96,52 @@ test.describe('产品管理: 会议室, 活动场地 and 机场贵宾厅 as 超�
     await page.goto('/product/meetingRoom');
     await expect(page.getByRole('table')).toBeVisible();
     await expect(page.getByText('屋顶花园')).toHaveCount(0);
+  });
+
+  test('会议室 Excel import: a good file imported whole, then a file with bad rows refused with its report', async ({
+    page,
+  }) => {
+    await page.goto('/product/meetingRoom');
+    await page.getByRole('button', { name: /Excel 导入/ }).click();
+    const dialog = page.getByRole('dialog', { name: '导入会议室' });
+    const close = () =>
+      dialog.getByRole('button', { name: 'Close' }).or(dialog.getByLabel('Close')).first().click();
+
+    const good = await workbookFile('rooms-good.xlsx', IMPORT_HEADERS, [
+      ['E2E导入厅一', '氪空间·中关村', '6F', 10, 30, 150, '09:00', '21:00', 30, '高速WiFi、茶水间', '是'],
+      ['E2E导入厅二', '氪空间·中关村', '7F', 4, 12.5, 66.5, '08:00', '20:00', null, null, '否'],
+    ]);
+    await dialog.locator('input[type=file]').setInputFiles(good);
+    await expect(dialog.getByRole('progressbar')).toBeVisible();
+    await expect(dialog.getByText('已导入 2 条数据')).toBeVisible();
+    await close();
+
+    const search = page.locator('.resource-search');
+    await search.getByLabel('名称', { exact: true }).fill('E2E导入厅');
+    await search.getByRole('button', { name: /查\s*询/ }).click();
+    await expect(page.getByText('共 2 条')).toBeVisible();
+    const second = page.getByRole('table').getByRole('row').filter({ hasText: 'E2E导入厅二' });
+    await expect(second).toContainText('¥66.50');
+    await expect(second).toContainText('7F');
+
+    await page.getByRole('button', { name: /Excel 导入/ }).click();
+    const bad = await workbookFile('rooms-bad.xlsx', IMPORT_HEADERS, [
+      ['E2E导入厅三', '氪空间·中关村', '6F', 10, 30, 150, '09:00', '21:00', 30, null, '否'],
+      ['E2E导入厅四', '氪空间·中关村', '9F', 10, 30, 150, '09:00', '21:00', 30, null, '否'],
+      ['E2E导入厅五', '氪空间·中关村', '6F', 10, 30, 150, '09:00', '21:00', 30, '地铁直达', '否'],
+    ]);
+    await dialog.locator('input[type=file]').setInputFiles(bad);
+    await expect(dialog.getByRole('progressbar')).toBeVisible();
+    await expect(dialog.getByText(/有 2 行数据有误，未导入任何数据/)).toBeVisible();
+    const report = dialog.getByRole('table');
+    await expect(report.getByRole('row').filter({ hasText: '该楼宇没有“9F”' })).toContainText('楼层');
+    await expect(report.getByRole('row').filter({ hasText: '地铁直达' })).toContainText('设施名称');
+    await expect(dialog.getByRole('button', { name: /下载错误报告/ })).toBeVisible();
+    await close();
+
+    await search.getByRole('button', { name: /查\s*询/ }).click();
+    await expect(page.getByText('共 2 条')).toBeVisible();
+    await expect(page.getByRole('table').getByRole('row').filter({ hasText: 'E2E导入厅三' })).toHaveCount(0);
   });
 
   test('机场贵宾厅: init makes the missing products, a ¥0 one cannot go on sale, priced it can', async ({

@@ -232,3 +232,17 @@ export async function callApi<T = any>(
   const res = await t.app.inject({ method: method as 'GET', url, headers, ...(payload ? { payload } : {}) });
   return { status: res.statusCode, body: res.json(), raw: res.body };
 }
+
+/** A multipart/form-data body with one file in field `file` (an Excel import's upload). */
+export function multipartFile(filename: string, data: Buffer) {
+  const boundary = `----cowork${randomBytes(8).toString('hex')}`;
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
+        'Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n',
+    ),
+    data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}

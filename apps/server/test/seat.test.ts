@@ -15,7 +15,7 @@ import {
 } from '@cowork/contract';
 import { hallSeat, officeSeat, seatGoodsPaths, type SeatResource } from '@cowork/contract/resources/seat';
 import { buildings, merchants } from '../src/db/schema.ts';
-import { buildTestApp, createUser, demo, type TestApp } from './helper.ts';
+import { buildTestApp, createUser, demo, multipartFile, type TestApp } from './helper.ts';
 import { resourceSuite } from './resource-suite.ts';
 
 type Body = Record<string, unknown>;
@@ -96,20 +96,6 @@ for (const resource of [officeSeat, hallSeat]) {
   });
 }
 
-/** A multipart/form-data body with one file in field `file`. */
-function multipart(filename: string, data: Buffer) {
-  const boundary = `----cowork${randomBytes(8).toString('hex')}`;
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
-        'Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n',
-    ),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 const HEADERS = [
   '楼宇名称',
   '楼层',
@@ -148,7 +134,7 @@ describe('seat specifics', () => {
     return { status: res.statusCode, body: res.json<{ code: number; msg: string; data: T }>() };
   };
   const upload = async (resource: SeatResource, filename: string, data: Buffer, headers = admin) => {
-    const body = multipart(filename, data);
+    const body = multipartFile(filename, data);
     const res = await t.app.inject({
       method: 'POST',
       url: importPaths(resource).excel,

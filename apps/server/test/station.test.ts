@@ -1,10 +1,17 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { resourcePaths, type Page } from '@cowork/contract';
+import {
+  IMPORT_HELP_SHEET,
+  importPaths,
+  resourcePaths,
+  type ImportRowError,
+  type Page,
+} from '@cowork/contract';
 import { brightPoint } from '@cowork/contract/resources/bright-point';
 import { building } from '@cowork/contract/resources/building';
 import { merchant } from '@cowork/contract/resources/merchant';
 import { activityStation, officeStation, type StationResource } from '@cowork/contract/resources/station';
-import { buildTestApp, demo, type TestApp } from './helper.ts';
+import { buildTestApp, createUser, demo, multipartFile, type TestApp } from './helper.ts';
 import { resourceSuite } from './resource-suite.ts';
 
 type Body = Record<string, unknown>;
@@ -203,6 +210,170 @@ describe('会议室 and 活动场地 rules beyond the mechanism', () => {
     expect(names(venues)).not.toContain('晚间会议室');
     expect(officeStation.permission).toBe('product:meetingRoom');
     expect(activityStation.permission).toBe('product:activityVenue');
+  });
+});
+
+/** The template's header: the form fields but the gallery (a cell cannot hold an upload). */
+const HEADERS = [
+  '名称',
+  '所属楼宇名称',
+  '楼层',
+  '容纳人数',
+  '面积（㎡）',
+  '每小时价格（元）',
+  '开放时间',
+  '关闭时间',
+  '最短预订时长',
+  '设施名称',
+  '发布状态',
+];
+
+/** An .xlsx with the template's header and these rows. */
+async function workbook(rows: unknown[][]): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('导入');
+  sheet.addRow(HEADERS);
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+describe.each([officeStation, activityStation])('Excel import of $label', (resource) => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+  let whiteboard: number;
+  const upload = async (data: Buffer, headers = admin) => {
+    const body = multipartFile('rooms.xlsx', data);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: importPaths(resource).excel,
+      headers: { ...headers, ...body.headers },
+      payload: body.payload,
+    });
+    return { status: res.statusCode, body: res.json<{ msg: string; data: unknown }>() };
+  };
+  const rows = async () =>
+    (
+      await t.app.inject({
+        url: `${resourcePaths(resource).page}?size=100&sortField=id&sortOrder=ascend`,
+        headers: admin,
+      })
+    ).json<{ data: Page<Body> }>().data.records;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ demoRows: false });
+    admin = await t.auth(...demo.admin);
+    Object.assign(ids, await makeFixtures(t));
+    // A highlight may share a facility's name: the 设施 column reads the facility.
+    const point = async (kind: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: resourcePaths(brightPoint).save,
+          headers: admin,
+          payload: { kind, name: '白板', published: true },
+        })
+      ).json<{ data: { id: number } }>().data.id;
+    await point('highlight');
+    whiteboard = await point('facility');
+    for (const id of [ids.facility, ids.highlight]) {
+      await t.app.inject({
+        method: 'PUT',
+        url: resourcePaths(brightPoint).editPublished,
+        headers: admin,
+        payload: { id, published: true },
+      });
+    }
+  });
+  afterAll(() => t?.close());
+
+  test('the template has the form fields but the gallery, an example row and the facilities only', async () => {
+    const res = await t.app.inject({ url: importPaths(resource).template, headers: admin });
+    expect(res.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    expect(sheet.name).toBe(resource.label);
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(HEADERS);
+    expect((sheet.getRow(2).values as unknown[]).slice(1)).toEqual(
+      expect.arrayContaining(['创想厅', '测试楼宇', '8F', 120, '08:00', '22:00']),
+    );
+    const help = JSON.stringify(book.getWorksheet(IMPORT_HELP_SHEET)!.getSheetValues());
+    expect(help).toContain('投影仪、白板');
+    expect(help).not.toContain('地铁直达');
+  });
+
+  test('a good file is imported whole: names as ids, money in fen, floors checked, audited', async () => {
+    const file = await workbook([
+      ['导入厅一', '测试楼宇', '9F', 8, 20.5, 99.5, '09:00', '18:00', 30, '投影仪、白板', '是'],
+      ['导入厅二', '无楼层楼宇', null, 30, 80, 300, '08:30', '21:00', null, null, null],
+    ]);
+    const res = await upload(file);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ data: { imported: 2 }, msg: '已导入 2 条数据' });
+    expect(await rows()).toMatchObject([
+      {
+        name: '导入厅一',
+        buildingId: ids.building,
+        floor: '9F',
+        capacity: 8,
+        areaSqm: 20.5,
+        hourPriceFen: 9950,
+        openTime: '09:00',
+        closeTime: '18:00',
+        minBookingMinutes: 30,
+        facilityIds: [ids.facility, whiteboard],
+        imageUrls: [],
+        published: true,
+      },
+      { name: '导入厅二', buildingId: ids.flatBuilding, floor: null, minBookingMinutes: 60, facilityIds: [] },
+    ]);
+    const log = await t.app.inject({
+      url: `/api/user/admin/v1/audit-log/page?resource=${resource.key}&action=import&size=100`,
+      headers: admin,
+    });
+    expect(log.json<{ data: Page<Body> }>().data.total).toBe(2);
+  });
+
+  test('a file with bad rows writes nothing and reports each row with its column', async () => {
+    const before = (await rows()).length;
+    const file = await workbook([
+      ['无误的厅', '测试楼宇', '8F', 8, 20, 100, '09:00', '18:00', 60, '投影仪', '否'],
+      ['楼宇错', '不存在的楼宇', '8F', 8, 20, 100, '09:00', '18:00', 60, null, null],
+      ['楼层错', '测试楼宇', '12F', 8, 20, 100, '09:00', '18:00', 60, null, null],
+      ['亮点当设施', '测试楼宇', '8F', 8, 20, 100, '09:00', '18:00', 60, '地铁直达', null],
+      ['时间反了', '测试楼宇', '8F', 8, 20, 100, '18:00', '09:00', 60, null, null],
+      ['无误的厅', '测试楼宇', '9F', 8, 20, 100, '09:00', '18:00', 60, null, null],
+      ['导入厅一', '测试楼宇', '9F', 8, 20, 100, '09:00', '18:00', 40, null, null],
+      ['未选楼层', '测试楼宇', null, 8, 20, 100, '09:00', '18:00', 60, null, null],
+    ]);
+    const res = await upload(file);
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('有 7 行数据有误，未导入任何数据；请按错误报告修改后重新导入');
+    const errors = (res.body.data as { errors: ImportRowError[] }).errors;
+    const at = (row: number) => errors.filter((e) => e.row === row).map((e) => e.column);
+    expect(at(2)).toEqual([]);
+    expect(at(3)).toEqual(['所属楼宇名称']);
+    expect(at(4)).toEqual(['楼层']);
+    expect(errors.find((e) => e.row === 4)!.message).toContain('8F、9F');
+    expect(at(5)).toEqual(['设施名称']);
+    expect(at(6)).toEqual(['关闭时间']);
+    expect(at(7)).toEqual(['名称']);
+    expect(errors.find((e) => e.row === 7)!.message).toContain('第 2 行');
+    expect(at(8)).toEqual(expect.arrayContaining(['最短预订时长']));
+    expect(at(9)).toEqual(['楼层']);
+    expect((await rows()).length).toBe(before);
+  });
+
+  test('template and import need the edit permission of this screen', async () => {
+    const username = `noimport-${resource.key}`;
+    await createUser(t.db, { username, password: 'Pass@1234' });
+    const headers = await t.auth(username, 'Pass@1234');
+    const file = await workbook([['越权', '测试楼宇', '8F', 8, 20, 100, '09:00', '18:00', 60, null, null]]);
+    const res = await upload(file, headers);
+    expect(res.status).toBe(403);
+    expect(res.body.msg).toBe('您没有权限进行此操作');
+    expect((await t.app.inject({ url: importPaths(resource).template, headers })).statusCode).toBe(403);
+    expect((await rows()).map((r) => r.name)).not.toContain('越权');
   });
 });
 

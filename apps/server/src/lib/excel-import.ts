@@ -51,6 +51,11 @@ export interface ExcelImportOptions<F extends Fields> extends Pick<
   example: Partial<Record<keyof F & string, string | number | boolean>>;
   /** The template's fields, in order (default: every form field a cell can hold). */
   fields?: (keyof F & string)[];
+  /**
+   * The names a reference column accepts, when they are not simply its list endpoint's options
+   * (e.g. only the facilities among the bright points).
+   */
+  choices?: Partial<Record<keyof F & string, (request: FastifyRequest) => Promise<ListOption[]>>>;
 }
 
 /** Kinds a cell cannot hold (uploads, formatted articles, secrets). */
@@ -191,10 +196,15 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
   const tableColumns = table as unknown as Record<string, PgColumn>;
   const tags = [resource.key];
 
-  /** Each reference column's options, read through its list endpoint as the caller. */
+  /** Each reference column's options: its own `choices`, else its list endpoint read as the caller. */
   async function lookups(request: FastifyRequest): Promise<Map<string, ListOption[]>> {
     const found = new Map<string, ListOption[]>();
     for (const { key, field } of columns) {
+      const own = options.choices?.[key as keyof F & string];
+      if (own) {
+        found.set(key, await own(request));
+        continue;
+      }
       if (!field.listEndpoint) continue;
       const res = await request.server.inject({
         method: 'GET',

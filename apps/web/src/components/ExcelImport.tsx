@@ -7,18 +7,25 @@
  * @example
  *   <ExcelImport templateUrl={importPaths(officeSeat).template} importUrl={importPaths(officeSeat).excel}
  *     title="导入办公区工位" onDone={() => refresh()} />
+ *   // The same for a declared resource, shown only to those who may edit it:
+ *   <ResourceExcelImport resource={officeSeat} />
  */
 import { useState } from 'react';
 import { Alert, App, Button, Modal, Progress, Space, Table, Typography, Upload } from 'antd';
 import { DownloadOutlined, ImportOutlined, UploadOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_ROWS,
   importMessages,
+  importPaths,
+  resourcePermissions,
   type ImportRejection,
   type ImportRowError,
+  type ResourceDef,
 } from '@cowork/contract';
 import { api, RequestError, withContentType } from '../lib/request.ts';
+import { usePermission } from './PermissionGate.tsx';
 
 export interface ExcelImportProps {
   /** GET: the .xlsx template. */
@@ -216,6 +223,29 @@ export function ExcelImport({ templateUrl, importUrl, title, onDone }: ExcelImpo
         </Space>
       </Modal>
     </>
+  );
+}
+
+/**
+ * The import of a declared resource for a ResourcePage toolbar: shown with the resource's edit
+ * permission (which the server asks), refreshing its table once rows are imported.
+ */
+export function ResourceExcelImport({
+  resource,
+}: {
+  resource: Pick<ResourceDef, 'key' | 'base' | 'label' | 'permission'>;
+}) {
+  const queryClient = useQueryClient();
+  const { can } = usePermission();
+  if (!can([resourcePermissions(resource).edit])) return null;
+  const paths = importPaths(resource);
+  return (
+    <ExcelImport
+      templateUrl={paths.template}
+      importUrl={paths.excel}
+      title={`导入${resource.label}`}
+      onDone={() => void queryClient.invalidateQueries({ queryKey: [resource.key] })}
+    />
   );
 }
 

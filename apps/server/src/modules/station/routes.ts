@@ -2,15 +2,18 @@
  * 会议室 (office-station) and 活动场地 (activity-station): one set of rules registered for both
  * declarations. Besides the declared CRUD: the building must exist, the floor must be one of the
  * building's floors when it has any, every facility must be a facility (not a highlight), and
- * the room must close after it opens.
+ * the room must close after it opens. Each also has an Excel import like the seats' (template and
+ * import under `{base}/import/…`), every row checked by the same rules.
  */
-import { inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fieldInvalid, labelsOf } from '@cowork/contract';
 import { activityStation, officeStation, type StationResource } from '@cowork/contract/resources/station';
 import { activityStations, buildingBrightPoints, officeStations } from '../../db/schema.ts';
-import { crudModule, type ResourceTable, type WriteContext } from '../../lib/crud.ts';
+import { crudModule, type CrudOptions, type ResourceTable, type WriteContext } from '../../lib/crud.ts';
 import { checkBuildingFloor } from '../../lib/building-scope.ts';
+import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest } from '../../lib/http.ts';
 
 type Values = Record<string, unknown>;
@@ -59,10 +62,50 @@ async function checkStation(values: Values, { tx, existing }: WriteContext): Pro
   return values;
 }
 
+/**
+ * The facilities a 设施 cell may name: the published ones, as the form offers them. The field's
+ * list endpoint answers every bright point, and a highlight may share a facility's name.
+ */
+async function facilityChoices(request: FastifyRequest) {
+  return request.server.db
+    .select({ value: buildingBrightPoints.id, label: buildingBrightPoints.name })
+    .from(buildingBrightPoints)
+    .where(and(eq(buildingBrightPoints.kind, 'facility'), eq(buildingBrightPoints.published, true)))
+    .orderBy(asc(buildingBrightPoints.sort), asc(buildingBrightPoints.id));
+}
+
+/**
+ * The CRUD and the Excel import of one declaration. The spec names one "office-activity import
+ * excel" for both kinds; rather than one `office-station/office-activity/import/excel`, each
+ * declaration has it under its own base as the seats do (`importPaths(resource)`:
+ * `…/office-station/import/excel`, `…/activity-station/import/excel`, and `…/import/template`), so
+ * an import asks its screen's own edit permission (product:meetingRoom or product:activityVenue)
+ * and writes to that screen's table only. The floor is a plain cell that `checkStation` checks
+ * against the building's floors like the form's. The gallery (图片) is left out of the template:
+ * a cell cannot hold an upload, so pictures are added in the form afterwards.
+ */
 function stationRoutes(resource: StationResource, table: ResourceTable): FastifyPluginAsyncZod {
-  const crud = crudModule({ resource, table, prepare: checkStation });
-  return async (app, options) => {
-    await crud(app, options);
+  const options: CrudOptions<StationResource['fields']> = { resource, table, prepare: checkStation };
+  const crud = crudModule(options);
+  const excelImport = excelImportRoutes({
+    ...options,
+    choices: { facilityIds: facilityChoices },
+    example: {
+      name: '创想厅',
+      floor: '8F',
+      capacity: 12,
+      areaSqm: 36.5,
+      hourPriceFen: 120,
+      openTime: '08:00',
+      closeTime: '22:00',
+      minBookingMinutes: 60,
+      published: '否',
+    },
+  });
+  return async (app, pluginOptions) => {
+    await crud(app, pluginOptions);
+    // Its own context: only the import route parses multipart bodies.
+    await app.register(excelImport);
   };
 }
 

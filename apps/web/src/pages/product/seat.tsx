@@ -20,7 +20,7 @@ import {
 } from 'antd';
 import { AppstoreOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { importPaths, resourcePermissions, type Field } from '@cowork/contract';
+import { resourcePermissions, type Field } from '@cowork/contract';
 import {
   seatGoodsFields,
   seatGoodsPaths,
@@ -28,7 +28,7 @@ import {
   type SeatGoods,
   type SeatResource,
 } from '@cowork/contract/resources/seat';
-import { ExcelImport } from '../../components/ExcelImport.tsx';
+import { ResourceExcelImport } from '../../components/ExcelImport.tsx';
 import { usePermission } from '../../components/PermissionGate.tsx';
 import { FieldCell, FieldInput, schemaRule } from '../../components/resource/field-input.tsx';
 import { FloorSelect } from '../../components/FloorSelect.tsx';
@@ -236,25 +236,13 @@ function GoodsDrawer({
 
 /** One tab: the seat screen with its import and goods. */
 function SeatTab({ resource }: { resource: SeatResource }) {
-  const queryClient = useQueryClient();
-  const { can } = usePermission();
   const [goodsOf, setGoodsOf] = useState<ResourceRecord | null>(null);
-  const imports = importPaths(resource);
   return (
     <>
       <ResourcePage
         resource={resource}
         inputs={{ floor: <FloorSelect /> }}
-        toolbar={
-          can([resourcePermissions(resource).edit]) && (
-            <ExcelImport
-              templateUrl={imports.template}
-              importUrl={imports.excel}
-              title={`导入${resource.label}`}
-              onDone={() => void queryClient.invalidateQueries({ queryKey: [resource.key] })}
-            />
-          )
-        }
+        toolbar={<ResourceExcelImport resource={resource} />}
         rowActions={(record) => (
           <Button type="link" size="small" icon={<AppstoreOutlined />} onClick={() => setGoodsOf(record)}>
             套餐

@@ -1,13 +1,15 @@
 /**
  * 会议室 (/product/meetingRoom) and 活动场地 (/product/activityVenue): one page, the route picks
  * the declaration. The floor is chosen among the chosen building's floors (free text when the
- * building has none) and facilities among the published facilities, not the highlights.
+ * building has none) and facilities among the published facilities, not the highlights. Rooms
+ * and venues are also imported from Excel, like the seats.
  */
 import { Select } from 'antd';
 import { useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { BrightPointLabel } from '@cowork/contract/resources/bright-point';
 import { facilityOptionsPath, officeStation, stationOfPath } from '@cowork/contract/resources/station';
+import { ResourceExcelImport } from '../../components/ExcelImport.tsx';
 import { FloorSelect } from '../../components/FloorSelect.tsx';
 import { ResourcePage } from '../../components/resource/ResourcePage.tsx';
 import { api } from '../../lib/request.ts';
@@ -46,6 +48,7 @@ export default function StationPage() {
       key={resource.key}
       resource={resource}
       inputs={{ floor: <FloorSelect />, facilityIds: <FacilitySelect /> }}
+      toolbar={<ResourceExcelImport resource={resource} />}
     />
   );
 }
