@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Page } from '@cowork/contract';
+import { resourcePaths, type Page } from '@cowork/contract';
+import { building } from '@cowork/contract/resources/building';
 import {
   actionsFrom,
   illegalMoveMessage,
@@ -329,6 +330,12 @@ describe('orders (user-card-order, team-card-order)', () => {
       referrerPhone: '13912345678',
     });
     expect(missing.status).toBe(404);
+  });
+
+  test('a building that orders were placed in cannot be removed: 409 naming the orders', async () => {
+    const res = await call(admin, 'DELETE', `${resourcePaths(building).remove}/${buildingB.id}`);
+    expect(res.status).toBe(409);
+    expect(res.body.msg).toMatch(/订单 \d+ 个（/);
   });
 
   test('财务 and 运营 read and move orders; a user without order codes gets 403', async () => {
