@@ -41,7 +41,10 @@ CREATE TABLE "orders" (
 	"updated_by" integer,
 	CONSTRAINT "orders_amounts_check" CHECK ("orders"."amount_fen" >= 0 and "orders"."discount_fen" >= 0 and "orders"."paid_fen" >= 0),
 	CONSTRAINT "orders_balance_check" CHECK ("orders"."balance_fen" is null or "orders"."balance_fen" >= 0),
-	CONSTRAINT "orders_quantity_check" CHECK ("orders"."quantity" > 0)
+	CONSTRAINT "orders_quantity_check" CHECK ("orders"."quantity" > 0),
+	CONSTRAINT "orders_kind_check" CHECK (kind in ('user-card', 'team-card', 'office-seat', 'hall-seat', 'office-station', 'activity-station', 'airport')),
+	CONSTRAINT "orders_status_check" CHECK (status in ('pending', 'paid', 'used', 'cancelled', 'refunded')),
+	CONSTRAINT "orders_pay_method_check" CHECK (pay_method is null or pay_method in ('wechat', 'alipay', 'card', 'offline'))
 );
 --> statement-breakpoint
 ALTER TABLE "order_events" ADD CONSTRAINT "order_events_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

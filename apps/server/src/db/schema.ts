@@ -683,6 +683,7 @@ export const orders = pgTable(
       .notNull()
       .references(() => members.id, { onDelete: 'restrict' }),
     memberPhone: text('member_phone').notNull(),
+    /** The product's id in its kind's table; no foreign key, as the table depends on the kind. */
     productId: integer('product_id').notNull(),
     productSnapshot: jsonb('product_snapshot').notNull(),
     buildingId: integer('building_id').references(() => buildings.id, { onDelete: 'restrict' }),
@@ -718,6 +719,12 @@ export const orders = pgTable(
     check('orders_amounts_check', sql`${t.amountFen} >= 0 and ${t.discountFen} >= 0 and ${t.paidFen} >= 0`),
     check('orders_balance_check', sql`${t.balanceFen} is null or ${t.balanceFen} >= 0`),
     check('orders_quantity_check', sql`${t.quantity} > 0`),
+    check('orders_kind_check', sql.raw(`kind in (${orderKindValues.map((v) => `'${v}'`).join(', ')})`)),
+    check('orders_status_check', sql.raw(`status in (${orderStatusValues.map((v) => `'${v}'`).join(', ')})`)),
+    check(
+      'orders_pay_method_check',
+      sql.raw(`pay_method is null or pay_method in (${payMethodValues.map((v) => `'${v}'`).join(', ')})`),
+    ),
   ],
 );
 
