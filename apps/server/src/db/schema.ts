@@ -653,3 +653,95 @@ export const airportProducts = pgTable(
   },
   (t) => [index('airport_products_code_idx').on(t.airportCode)],
 );
+
+export const orderKindValues = [
+  'user-card',
+  'team-card',
+  'office-seat',
+  'hall-seat',
+  'office-station',
+  'activity-station',
+  'airport',
+] as const;
+export const orderStatusValues = ['pending', 'paid', 'used', 'cancelled', 'refunded'] as const;
+export const payMethodValues = ['wechat', 'alipay', 'card', 'offline'] as const;
+
+/**
+ * Every order of every product (订单管理), told apart by `kind`. `productSnapshot` keeps the
+ * product as sold (name, prices, building name), so later product edits never rewrite history.
+ * Booking kinds fill startAt/endAt; card kinds fill cardNo, validFrom, validTo (and meeting cards
+ * balanceFen).
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind', { enum: orderKindValues }).notNull(),
+    /** Readable and unique: kind prefix + Shanghai date + sequence, e.g. UC20261121000123. */
+    orderNo: text('order_no').notNull(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'restrict' }),
+    memberPhone: text('member_phone').notNull(),
+    /** The product's id in its kind's table; no foreign key, as the table depends on the kind. */
+    productId: integer('product_id').notNull(),
+    productSnapshot: jsonb('product_snapshot').notNull(),
+    buildingId: integer('building_id').references(() => buildings.id, { onDelete: 'restrict' }),
+    quantity: integer('quantity').notNull().default(1),
+    amountFen: integer('amount_fen').notNull(),
+    discountFen: integer('discount_fen').notNull().default(0),
+    paidFen: integer('paid_fen').notNull().default(0),
+    payMethod: text('pay_method', { enum: payMethodValues }),
+    status: text('status', { enum: orderStatusValues }).notNull().default('pending'),
+    referrerPhone: text('referrer_phone'),
+    paidAt: timestamptz('paid_at'),
+    cancelledAt: timestamptz('cancelled_at'),
+    refundedAt: timestamptz('refunded_at'),
+    usedAt: timestamptz('used_at'),
+    remark: text('remark'),
+    startAt: timestamptz('start_at'),
+    endAt: timestamptz('end_at'),
+    cardNo: text('card_no'),
+    validFrom: timestamptz('valid_from'),
+    validTo: timestamptz('valid_to'),
+    balanceFen: integer('balance_fen'),
+    ...authored(),
+  },
+  (t) => [
+    uniqueIndex('orders_order_no_key').on(t.orderNo),
+    uniqueIndex('orders_card_no_key').on(t.cardNo),
+    // Every list is one kind, newest first; the other filters narrow it.
+    index('orders_kind_created_idx').on(t.kind, t.createdAt),
+    index('orders_member_phone_idx').on(t.memberPhone),
+    index('orders_member_idx').on(t.memberId),
+    index('orders_building_idx').on(t.buildingId),
+    index('orders_kind_status_idx').on(t.kind, t.status),
+    check('orders_amounts_check', sql`${t.amountFen} >= 0 and ${t.discountFen} >= 0 and ${t.paidFen} >= 0`),
+    check('orders_balance_check', sql`${t.balanceFen} is null or ${t.balanceFen} >= 0`),
+    check('orders_quantity_check', sql`${t.quantity} > 0`),
+    check('orders_kind_check', sql.raw(`kind in (${orderKindValues.map((v) => `'${v}'`).join(', ')})`)),
+    check('orders_status_check', sql.raw(`status in (${orderStatusValues.map((v) => `'${v}'`).join(', ')})`)),
+    check(
+      'orders_pay_method_check',
+      sql.raw(`pay_method is null or pay_method in (${payMethodValues.map((v) => `'${v}'`).join(', ')})`),
+    ),
+  ],
+);
+
+/** The status timeline of an order: one row per move, written in the move's transaction. */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    /** Null for the order's creation. */
+    fromStatus: text('from_status', { enum: orderStatusValues }),
+    toStatus: text('to_status', { enum: orderStatusValues }).notNull(),
+    actorId: integer('actor_id').references(() => ssoUsers.id, { onDelete: 'set null' }),
+    reason: text('reason'),
+    at: timestamptz('at').notNull().defaultNow(),
+  },
+  (t) => [index('order_events_order_idx').on(t.orderId, t.at)],
+);

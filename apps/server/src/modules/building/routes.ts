@@ -32,6 +32,7 @@ import {
   merchants,
   officeSeats,
   officeStations,
+  orders,
   teamCards,
   userCards,
 } from '../../db/schema.ts';
@@ -188,6 +189,7 @@ const usagesOf = (id: number) => [
     name: buildingChargePersons.name,
     where: holds(buildingChargePersons.buildingIds, id),
   },
+  { what: '订单', unit: '个', table: orders, name: orders.orderNo, where: eq(orders.buildingId, id) },
 ];
 
 const crud = crudModule({

@@ -71,6 +71,8 @@ export interface ResourcePageProps<F extends Fields> {
   formItems?: Record<string, ReactNode>;
   /** Search inputs that replace a field's own (value and onChange come from the search form). */
   searchInputs?: Record<string, ReactElement>;
+  /** Table cells that replace a field's own (a status shown as a coloured tag, say). */
+  cells?: Record<string, (value: unknown, record: ResourceRecord) => ReactNode>;
 }
 
 const isListed = (f: Field) =>
@@ -134,6 +136,7 @@ export function ResourcePage<F extends Fields>({
   editFromDetail = false,
   formItems = {},
   searchInputs = {},
+  cells = {},
 }: ResourcePageProps<F>) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -223,7 +226,9 @@ export function ResourcePage<F extends Fields>({
         dataIndex: key,
         sorter: f.sortable,
         render: (value: unknown, record: ResourceRecord) =>
-          key === 'published' && has('editPublished') ? (
+          cells[key] ? (
+            cells[key](value, record)
+          ) : key === 'published' && has('editPublished') ? (
             <Switch
               checked={Boolean(value)}
               disabled={!canEdit}

@@ -1,0 +1,24 @@
+/**
+ * Order numbers: the kind's prefix, the Shanghai date of the order and its id, at least six digits
+ * (UC20261121000123). The id is taken from the table's sequence before the insert, so the number
+ * is unique without a retry loop and readable at a glance.
+ */
+import { sql } from 'drizzle-orm';
+import { orderKindOptions, type OrderKind } from '@cowork/contract/resources/order';
+import type { Executor } from '../../db/client.ts';
+
+const SHANGHAI_OFFSET_MS = 8 * 60 * 60 * 1000;
+
+export function formatOrderNo(kind: OrderKind, id: number, at: Date): string {
+  const prefix = orderKindOptions.find((o) => o.value === kind)!.prefix;
+  const day = new Date(at.getTime() + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10).replaceAll('-', '');
+  return `${prefix}${day}${String(id).padStart(6, '0')}`;
+}
+
+/** Reserves `count` order ids from the table's sequence (one round trip for a batch). */
+export async function reserveOrderIds(tx: Executor, count: number): Promise<number[]> {
+  const result = (await tx.execute(
+    sql`select nextval(pg_get_serial_sequence('orders', 'id')) as id from generate_series(1, ${count})`,
+  )) as unknown as { rows: { id: number | string }[] };
+  return result.rows.map((row) => Number(row.id));
+}

@@ -1,0 +1,279 @@
+/**
+ * Orders: one function serves an order resource by kind (page from the declaration through
+ * crudModule; detail with the status timeline, card-no lookup, edit-referrer-phone and the state
+ * actions). A new kind of order is one more line at the bottom.
+ */
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { fieldInvalid, labelsOf, messages, resourceMessages, resourcePermissions } from '@cowork/contract';
+import {
+  illegalMoveMessage,
+  orderActionBody,
+  orderActions,
+  orderDetail,
+  orderPaths,
+  referrerPhoneBody,
+  teamCardOrder,
+  userCardOrder,
+  type OrderAction,
+  type OrderDetail,
+  type OrderResource,
+} from '@cowork/contract/resources/order';
+import type { Executor } from '../../db/client.ts';
+import { orderEvents, orders, ssoUsers } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { crudModule } from '../../lib/crud.ts';
+import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
+import { toIso } from '../../lib/time.ts';
+
+type Order = typeof orders.$inferSelect;
+type Row = Record<string, unknown> & { id: number };
+
+/** The product name and building name shown in lists come from the product as sold. */
+function present(row: Row): Row {
+  const snapshot = (row.productSnapshot ?? {}) as Record<string, unknown>;
+  return {
+    ...row,
+    productName: (snapshot.name as string | undefined) ?? null,
+    buildingName: (snapshot.buildingName as string | undefined) ?? null,
+  };
+}
+
+const serialize = (row: Row) =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? toIso(v) : v]));
+
+/** The column a move stamps with its time. */
+const stampOf = {
+  paid: 'paidAt',
+  used: 'usedAt',
+  cancelled: 'cancelledAt',
+  refunded: 'refundedAt',
+} as const;
+
+/**
+ * What paying sets besides the status: the amount paid, and for card orders the card itself
+ * (number, validity from the product's validDays, a meeting card's face value as balance).
+ * SQL expressions, so the move stays one UPDATE.
+ */
+const paySet = (resource: OrderResource) => ({
+  paidFen: sql`${orders.amountFen} - ${orders.discountFen}`,
+  payMethod: sql`coalesce(${orders.payMethod}, 'offline')`,
+  ...(resource.card
+    ? {
+        cardNo: sql`coalesce(${orders.cardNo}, 'K' || ${orders.orderNo})`,
+        validFrom: sql`now()`,
+        validTo: sql`now() + coalesce((${orders.productSnapshot} ->> 'validDays')::int, 0) * interval '1 day'`,
+        balanceFen:
+          resource.kind === 'team-card'
+            ? sql`(${orders.productSnapshot} ->> 'faceValueFen')::int`
+            : sql`${orders.balanceFen}`,
+      }
+    : {}),
+});
+
+export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
+  const paths = orderPaths(resource);
+  const permissions = resourcePermissions(resource);
+  const fieldLabels = { ...labelsOf(resource), reason: '原因', cardNo: '卡号' };
+  const tags = [resource.key];
+  const ofKind = eq(orders.kind, resource.kind);
+  const missing = () => notFound(resourceMessages.notFound(resource));
+
+  const page = crudModule({
+    resource,
+    table: orders,
+    present,
+    where(request) {
+      // The date-range rule: both ends or neither.
+      const { createdAtFrom, createdAtTo } = request.query as Record<string, string | undefined>;
+      if (!createdAtFrom !== !createdAtTo) {
+        throw badRequest(fieldInvalid(resource.fields.createdAt.label, messages.dateRangeRequired));
+      }
+      return ofKind;
+    },
+  });
+
+  async function detailOf(db: Executor, order: Order) {
+    const events = await db
+      .select({
+        id: orderEvents.id,
+        fromStatus: orderEvents.fromStatus,
+        toStatus: orderEvents.toStatus,
+        actorName: ssoUsers.nickname,
+        reason: orderEvents.reason,
+        at: orderEvents.at,
+      })
+      .from(orderEvents)
+      .leftJoin(ssoUsers, eq(ssoUsers.id, orderEvents.actorId))
+      .where(eq(orderEvents.orderId, order.id))
+      .orderBy(asc(orderEvents.at), asc(orderEvents.id));
+    return {
+      ...serialize(present(order as Row)),
+      productSnapshot: order.productSnapshot as Record<string, unknown>,
+      events: events.map((e) => ({ ...e, at: toIso(e.at) })),
+    } as unknown as OrderDetail;
+  }
+
+  async function load(db: Executor, id: number): Promise<Order> {
+    const [order] = await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, id), ofKind));
+    if (!order) throw missing();
+    return order;
+  }
+
+  /**
+   * Moves an order with one UPDATE guarded by the statuses it may leave, so of two concurrent
+   * moves only one finds the order still in such a status; the other gets the 409.
+   */
+  async function move(request: FastifyRequest, action: OrderAction, id: number, reason: string | null) {
+    const { to, from } = orderActions[action];
+    return request.server.db.transaction(async (tx) => {
+      const [moved] = await tx
+        .update(orders)
+        .set({
+          status: to,
+          [stampOf[to]]: new Date(),
+          ...(to === 'paid' ? paySet(resource) : {}),
+          updatedAt: new Date(),
+          updatedBy: request.user?.id ?? null,
+        })
+        .where(and(eq(orders.id, id), ofKind, inArray(orders.status, [...from])))
+        .returning();
+      if (!moved) {
+        const current = await load(tx, id);
+        throw conflict(illegalMoveMessage(current.status, to));
+      }
+      // The status before this move: the only one it may leave (each action leaves one).
+      const fromStatus = from[0];
+      await tx.insert(orderEvents).values({
+        orderId: id,
+        fromStatus,
+        toStatus: to,
+        actorId: request.user?.id ?? null,
+        reason,
+      });
+      await audit(
+        request,
+        {
+          action,
+          resource: resource.key,
+          resourceId: id,
+          before: { status: fromStatus },
+          after: { status: to, reason },
+        },
+        tx,
+      );
+      return detailOf(tx, moved);
+    });
+  }
+
+  return async (app: FastifyInstance) => {
+    await app.register(page);
+    const r = app.withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>();
+    const answer = { 200: envelope(orderDetail) };
+
+    r.get(
+      `${paths.detail}/:id`,
+      {
+        config: { permission: permissions.view, fieldLabels },
+        schema: {
+          tags,
+          summary: `${resource.label}详情（含产品快照与状态记录）`,
+          params: z.object({ id: orderActionBody.shape.id }),
+          response: answer,
+        },
+      },
+      async (request) => ok(await detailOf(app.db, await load(app.db, request.params.id))),
+    );
+
+    if (resource.card) {
+      r.get(
+        `${paths.cardNo}/:cardNo`,
+        {
+          config: { permission: permissions.view, fieldLabels },
+          schema: {
+            tags,
+            summary: `按卡号查${resource.label}`,
+            params: z.object({
+              cardNo: z.string().trim().min(1, '请填写卡号').max(40, '卡号最多 40 个字符'),
+            }),
+            response: answer,
+          },
+        },
+        async (request) => {
+          const [order] = await app.db
+            .select()
+            .from(orders)
+            .where(and(eq(orders.cardNo, request.params.cardNo), ofKind));
+          if (!order) throw notFound(`卡号为 ${request.params.cardNo} 的${resource.label}不存在，请核对卡号`);
+          return ok(await detailOf(app.db, order));
+        },
+      );
+    }
+
+    r.put(
+      paths.editReferrerPhone,
+      {
+        config: { permission: permissions.edit, fieldLabels },
+        schema: {
+          tags,
+          summary: `修改${resource.label}的推荐人手机号`,
+          body: referrerPhoneBody,
+          response: answer,
+        },
+      },
+      async (request) => {
+        const { id, referrerPhone } = request.body;
+        return ok(
+          await app.db.transaction(async (tx) => {
+            const existing = await load(tx, id);
+            const [saved] = await tx
+              .update(orders)
+              .set({ referrerPhone, updatedAt: new Date(), updatedBy: request.user?.id ?? null })
+              .where(eq(orders.id, id))
+              .returning();
+            await audit(
+              request,
+              {
+                action: 'edit-referrer-phone',
+                resource: resource.key,
+                resourceId: id,
+                before: { referrerPhone: existing.referrerPhone },
+                after: { referrerPhone },
+              },
+              tx,
+            );
+            return detailOf(tx, saved);
+          }),
+        );
+      },
+    );
+
+    for (const action of Object.keys(orderActions) as OrderAction[]) {
+      r.put(
+        paths[action],
+        {
+          config: { permission: permissions.edit, fieldLabels },
+          schema: {
+            tags,
+            summary: `${orderActions[action].label}（${resource.label}）`,
+            body: orderActionBody,
+            response: answer,
+          },
+        },
+        async (request) => ok(await move(request, action, request.body.id, request.body.reason)),
+      );
+    }
+  };
+}
+
+const orderRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(orderModule(userCardOrder));
+  await app.register(orderModule(teamCardOrder));
+};
+
+export default orderRoutes;

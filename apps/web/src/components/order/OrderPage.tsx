@@ -1,0 +1,359 @@
+/**
+ * One screen for any order resource: the declaration's search form and table (ResourcePage: order
+ * number, member phone, building, status, pay method, date range), a detail drawer with the product
+ * as sold, the amounts, the card and the status timeline, buttons for the moves the order's status
+ * allows, and the referrer phone edit.
+ *
+ * @example export default function MemberOrderPage() { return <OrderPage resource={userCardOrder} />; }
+ */
+import { useState, type ReactNode } from 'react';
+import {
+  App,
+  Button,
+  Descriptions,
+  Drawer,
+  Empty,
+  Form,
+  Input,
+  Modal,
+  Space,
+  Spin,
+  Tag,
+  Timeline,
+} from 'antd';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatYuan, resourcePermissions, type Field } from '@cowork/contract';
+import {
+  actionsFrom,
+  orderActions,
+  orderPaths,
+  orderStatusLabel,
+  type OrderAction,
+  type OrderDetail,
+  type OrderResource,
+} from '@cowork/contract/resources/order';
+import { formatTime } from '../../lib/format.ts';
+import { api } from '../../lib/request.ts';
+import { rules } from '../../lib/rules.ts';
+import { usePermission } from '../PermissionGate.tsx';
+import { ResourcePage } from '../resource/ResourcePage.tsx';
+import { FieldCell } from '../resource/field-input.tsx';
+import './order.css';
+
+const statusColors: Record<string, string> = {
+  pending: 'gold',
+  paid: 'blue',
+  used: 'green',
+  cancelled: 'default',
+  refunded: 'red',
+};
+
+export function OrderStatusTag({ status }: { status: string }) {
+  return <Tag color={statusColors[status]}>{orderStatusLabel(status)}</Tag>;
+}
+
+/** Labels of the product snapshot's keys; others are shown under their own name. */
+const snapshotLabels: Record<string, string> = {
+  name: '产品名称',
+  cardType: '卡类型',
+  priceFen: '售价',
+  faceValueFen: '面值',
+  validDays: '有效天数',
+  times: '可用次数',
+  buildingName: '楼宇',
+};
+const cardTypeLabels: Record<string, string> = { day: '日卡', month: '月卡', times: '次卡' };
+
+function snapshotValue(key: string, value: unknown): ReactNode {
+  if (value === null || value === undefined || value === '') return '—';
+  if (key.endsWith('Fen') && typeof value === 'number') return formatYuan(value);
+  if (key === 'cardType') return cardTypeLabels[String(value)] ?? String(value);
+  if (key === 'validDays') return `${String(value)} 天`;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** Asks before a move; cancel and refund also ask why (kept in the timeline and the audit log). */
+function MoveDialog({
+  action,
+  order,
+  onDone,
+  onClose,
+  url,
+}: {
+  action: OrderAction | null;
+  order: OrderDetail;
+  url: (action: OrderAction) => string;
+  onDone: () => void;
+  onClose: () => void;
+}) {
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ reason?: string }>();
+  const needsReason = action === 'cancel' || action === 'refund';
+  const move = useMutation({
+    mutationFn: (reason: string | undefined) => api.put(url(action!), { id: order.id, reason }),
+    onSuccess: () => {
+      message.success(`订单已${orderStatusLabel(orderActions[action!].to).replace(/^已/, '')}`);
+      onDone();
+    },
+  });
+  if (!action) return null;
+  return (
+    <Modal
+      open
+      title={`${orderActions[action].label}`}
+      okText={`确认${orderActions[action].label}`}
+      cancelText="取消"
+      okButtonProps={{ danger: needsReason, loading: move.isPending }}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      destroyOnHidden
+    >
+      <p>
+        确定将订单 {order.orderNo} 从「{orderStatusLabel(order.status)}」改为「
+        {orderStatusLabel(orderActions[action].to)}」吗？
+      </p>
+      <Form form={form} layout="vertical" onFinish={(v) => move.mutate(v.reason?.trim() || undefined)}>
+        {needsReason && (
+          <Form.Item
+            name="reason"
+            label="原因"
+            rules={[
+              { required: true, whitespace: true, message: '请填写原因' },
+              { max: 200, message: '原因最多 200 个字符，请删减后重试' },
+            ]}
+          >
+            <Input.TextArea rows={3} placeholder="请填写原因，将记入订单状态记录" />
+          </Form.Item>
+        )}
+      </Form>
+    </Modal>
+  );
+}
+
+function ReferrerDialog({
+  order,
+  url,
+  onDone,
+  onClose,
+}: {
+  order: OrderDetail | null;
+  url: string;
+  onDone: () => void;
+  onClose: () => void;
+}) {
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ referrerPhone: string }>();
+  const save = useMutation({
+    mutationFn: (referrerPhone: string) => api.put(url, { id: order!.id, referrerPhone }),
+    onSuccess: () => {
+      message.success('推荐人手机号已保存');
+      onDone();
+    },
+  });
+  if (!order) return null;
+  return (
+    <Modal
+      open
+      title="修改推荐人手机号"
+      okText="保存"
+      cancelText="取消"
+      okButtonProps={{ loading: save.isPending }}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ referrerPhone: order.referrerPhone ?? '' }}
+        onFinish={(v) => save.mutate(v.referrerPhone.trim())}
+      >
+        <Form.Item name="referrerPhone" label="推荐人手机号" rules={rules.phone}>
+          <Input allowClear placeholder="请输入推荐人手机号" maxLength={11} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+function OrderDrawer({
+  resource,
+  id,
+  onClose,
+}: {
+  resource: OrderResource;
+  id: number | null;
+  onClose: () => void;
+}) {
+  const paths = orderPaths(resource);
+  const queryClient = useQueryClient();
+  const { can } = usePermission();
+  const canEdit = can([resourcePermissions(resource).edit]);
+  const [moving, setMoving] = useState<OrderAction | null>(null);
+  const [editingReferrer, setEditingReferrer] = useState(false);
+  const detail = useQuery({
+    queryKey: [resource.key, 'detail', id],
+    queryFn: () => api.getById<OrderDetail>(paths.detail, id!),
+    enabled: id !== null,
+  });
+  const order = detail.data;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: [resource.key] });
+  const cell = (key: keyof OrderResource['fields']) => (
+    <FieldCell field={resource.fields[key] as Field} value={order?.[key as keyof OrderDetail]} />
+  );
+
+  return (
+    <Drawer
+      title={`${resource.label}详情`}
+      open={id !== null}
+      size={640}
+      onClose={onClose}
+      destroyOnHidden
+      extra={
+        canEdit &&
+        order && (
+          <Space>
+            {actionsFrom(order.status).map((action) => (
+              <Button
+                key={action}
+                danger={action === 'cancel' || action === 'refund'}
+                type={action === 'pay' || action === 'use' ? 'primary' : 'default'}
+                onClick={() => setMoving(action)}
+              >
+                {orderActions[action].label}
+              </Button>
+            ))}
+          </Space>
+        )
+      }
+    >
+      {detail.isLoading || !order ? (
+        <Spin />
+      ) : (
+        <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
+          <Descriptions title="订单信息" column={2} bordered size="small">
+            <Descriptions.Item label="订单号" span={2}>
+              {order.orderNo}
+            </Descriptions.Item>
+            <Descriptions.Item label="订单状态">
+              <OrderStatusTag status={order.status} />
+            </Descriptions.Item>
+            <Descriptions.Item label="支付方式">{cell('payMethod')}</Descriptions.Item>
+            <Descriptions.Item label="会员手机号">{cell('memberPhone')}</Descriptions.Item>
+            <Descriptions.Item label="推荐人手机号">
+              <Space size={4}>
+                {cell('referrerPhone')}
+                {canEdit && (
+                  <Button type="link" size="small" onClick={() => setEditingReferrer(true)}>
+                    修改
+                  </Button>
+                )}
+              </Space>
+            </Descriptions.Item>
+            <Descriptions.Item label="订单金额">{cell('amountFen')}</Descriptions.Item>
+            <Descriptions.Item label="优惠金额">{cell('discountFen')}</Descriptions.Item>
+            <Descriptions.Item label="实付金额">{cell('paidFen')}</Descriptions.Item>
+            <Descriptions.Item label="数量">{cell('quantity')}</Descriptions.Item>
+            <Descriptions.Item label="下单时间">{cell('createdAt')}</Descriptions.Item>
+            <Descriptions.Item label="支付时间">{cell('paidAt')}</Descriptions.Item>
+            {order.usedAt && <Descriptions.Item label="使用时间">{cell('usedAt')}</Descriptions.Item>}
+            {order.cancelledAt && (
+              <Descriptions.Item label="取消时间">{cell('cancelledAt')}</Descriptions.Item>
+            )}
+            {order.refundedAt && <Descriptions.Item label="退款时间">{cell('refundedAt')}</Descriptions.Item>}
+            <Descriptions.Item label="备注" span={2}>
+              {cell('remark')}
+            </Descriptions.Item>
+          </Descriptions>
+          {resource.card && (
+            <Descriptions title="卡片" column={2} bordered size="small">
+              <Descriptions.Item label="卡号" span={2}>
+                {cell('cardNo')}
+              </Descriptions.Item>
+              <Descriptions.Item label="生效时间">{cell('validFrom')}</Descriptions.Item>
+              <Descriptions.Item label="到期时间">{cell('validTo')}</Descriptions.Item>
+              {order.balanceFen !== null && (
+                <Descriptions.Item label="余额">{cell('balanceFen')}</Descriptions.Item>
+              )}
+            </Descriptions>
+          )}
+          <Descriptions title="购买时的产品" column={2} bordered size="small">
+            {Object.entries(order.productSnapshot).map(([key, value]) => (
+              <Descriptions.Item key={key} label={snapshotLabels[key] ?? key}>
+                {snapshotValue(key, value)}
+              </Descriptions.Item>
+            ))}
+          </Descriptions>
+          <div>
+            <h4 className="order-timeline-title">状态记录</h4>
+            {order.events.length === 0 ? (
+              <Empty description="暂无状态记录" />
+            ) : (
+              <Timeline
+                aria-label="状态记录"
+                items={order.events.map((event) => ({
+                  key: event.id,
+                  color: statusColors[event.toStatus] === 'default' ? 'gray' : statusColors[event.toStatus],
+                  content: (
+                    <div>
+                      <div>
+                        {event.fromStatus
+                          ? `${orderStatusLabel(event.fromStatus)} → ${orderStatusLabel(event.toStatus)}`
+                          : `下单（${orderStatusLabel(event.toStatus)}）`}
+                      </div>
+                      <div className="order-timeline-meta">
+                        {formatTime(event.at)} · {event.actorName ?? '会员/系统'}
+                        {event.reason ? ` · ${event.reason}` : ''}
+                      </div>
+                    </div>
+                  ),
+                }))}
+              />
+            )}
+          </div>
+        </Space>
+      )}
+      {order && (
+        <MoveDialog
+          action={moving}
+          order={order}
+          url={(action) => paths[action]}
+          onClose={() => setMoving(null)}
+          onDone={() => {
+            setMoving(null);
+            void refresh();
+          }}
+        />
+      )}
+      <ReferrerDialog
+        order={editingReferrer ? (order ?? null) : null}
+        url={paths.editReferrerPhone}
+        onClose={() => setEditingReferrer(false)}
+        onDone={() => {
+          setEditingReferrer(false);
+          void refresh();
+        }}
+      />
+    </Drawer>
+  );
+}
+
+export function OrderPage({ resource }: { resource: OrderResource }) {
+  const [viewing, setViewing] = useState<number | null>(null);
+  return (
+    <>
+      <ResourcePage
+        resource={resource}
+        cells={{ status: (value) => <OrderStatusTag status={String(value)} /> }}
+        rowActions={(record) => (
+          <Button type="link" size="small" onClick={() => setViewing(record.id)}>
+            详情
+          </Button>
+        )}
+      />
+      <OrderDrawer resource={resource} id={viewing} onClose={() => setViewing(null)} />
+    </>
+  );
+}
+
+export default OrderPage;
