@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resourcePaths, type Page } from '@cowork/contract';
 import { building } from '@cowork/contract/resources/building';
+import { userCard } from '@cowork/contract/resources/user-card';
 import {
   actionsFrom,
   illegalMoveMessage,
@@ -336,6 +337,18 @@ describe('orders (user-card-order, team-card-order)', () => {
     const res = await call(admin, 'DELETE', `${resourcePaths(building).remove}/${buildingB.id}`);
     expect(res.status).toBe(409);
     expect(res.body.msg).toMatch(/订单 \d+ 个（/);
+  });
+
+  test('a card that has been sold cannot be removed: 409 naming its orders and pointing to unpublishing', async () => {
+    const [sold] = await t.db
+      .select({ productId: orders.productId })
+      .from(orders)
+      .where(eq(orders.kind, 'user-card'))
+      .limit(1);
+    const path = `${resourcePaths(userCard).remove}/${sold.productId}`;
+    const res = await call(admin, 'DELETE', path);
+    expect(res.status).toBe(409);
+    expect(res.body.msg).toMatch(/^该会员卡已有订单 \d+ 个（UC\d+.*），不能删除；请改为下架，停止销售$/);
   });
 
   test('财务 and 运营 read and move orders; a user without order codes gets 403', async () => {

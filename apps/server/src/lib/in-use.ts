@@ -8,9 +8,12 @@
  *   ]);
  *   if (users) return `该行为项仍被${users}使用，请先在这些楼宇中取消选择，或改为下架`;
  */
-import { asc, count, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.ts';
+import { orders, type orderKindValues } from '../db/schema.ts';
+
+type OrderKind = (typeof orderKindValues)[number];
 
 export interface UsagePlace {
   /** Chinese name of what refers to the record (工位, 会员卡). */
@@ -47,3 +50,22 @@ export async function describeUsage(tx: Executor, places: UsagePlace[]): Promise
   }
   return parts.length ? parts.join('、') : undefined;
 }
+
+/**
+ * A product that has been sold keeps its orders' history: it is unpublished, never removed.
+ * Used as a module's `inUse` hook; `kind` is the product's order kind (its resource key).
+ */
+export const soldProduct =
+  (kind: OrderKind, label: string) =>
+  async (id: number, tx: Executor): Promise<string | undefined> => {
+    const users = await describeUsage(tx, [
+      {
+        what: '订单',
+        unit: '个',
+        table: orders,
+        name: orders.orderNo,
+        where: and(eq(orders.kind, kind), eq(orders.productId, id))!,
+      },
+    ]);
+    return users && `该${label}已有${users}，不能删除；请改为下架，停止销售`;
+  };

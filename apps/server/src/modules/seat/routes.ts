@@ -24,6 +24,7 @@ import type { Executor } from '../../db/client.ts';
 import { hallSeatGoods, hallSeats, officeSeatGoods, officeSeats } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { checkBuildingFloor } from '../../lib/building-scope.ts';
+import { soldProduct } from '../../lib/in-use.ts';
 import { crudModule, type CrudOptions } from '../../lib/crud.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
@@ -79,6 +80,7 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
     resource,
     table: seats,
     prepare: prepareSeat,
+    inUse: soldProduct(resource.key as 'office-seat' | 'hall-seat', resource.label),
     async beforeRemove(rows, { request, tx }) {
       // The goods go with their seat (the foreign key cascades); each is recorded as removed.
       for (const row of rows) {

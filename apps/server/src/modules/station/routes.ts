@@ -13,6 +13,7 @@ import { activityStation, officeStation, type StationResource } from '@cowork/co
 import { activityStations, buildingBrightPoints, officeStations } from '../../db/schema.ts';
 import { crudModule, type CrudOptions, type ResourceTable, type WriteContext } from '../../lib/crud.ts';
 import { checkBuildingFloor } from '../../lib/building-scope.ts';
+import { soldProduct } from '../../lib/in-use.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest } from '../../lib/http.ts';
 
@@ -85,7 +86,12 @@ async function facilityChoices(request: FastifyRequest) {
  * a cell cannot hold an upload, so pictures are added in the form afterwards.
  */
 function stationRoutes(resource: StationResource, table: ResourceTable): FastifyPluginAsyncZod {
-  const options: CrudOptions<StationResource['fields']> = { resource, table, prepare: checkStation };
+  const options: CrudOptions<StationResource['fields']> = {
+    resource,
+    table,
+    prepare: checkStation,
+    inUse: soldProduct(resource.key as 'office-station' | 'activity-station', resource.label),
+  };
   const crud = crudModule(options);
   const excelImport = excelImportRoutes({
     ...options,

@@ -8,6 +8,7 @@ import { teamCards } from '../../db/schema.ts';
 import { buildingScope } from '../../lib/building-scope.ts';
 import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest } from '../../lib/http.ts';
+import { soldProduct } from '../../lib/in-use.ts';
 
 const scope = buildingScope(teamCards.buildingIds, teamCard.fields.buildingIds.label);
 
@@ -15,6 +16,7 @@ export default crudModule({
   resource: teamCard,
   table: teamCards,
   where: scope.where,
+  inUse: soldProduct('team-card', '会议卡'),
   async prepare(values, { tx, existing }) {
     const priceFen = valueAfterWrite('priceFen', values, existing) as number;
     const faceValueFen = valueAfterWrite('faceValueFen', values, existing) as number;

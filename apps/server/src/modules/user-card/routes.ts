@@ -7,6 +7,7 @@ import { userCards } from '../../db/schema.ts';
 import { buildingScope } from '../../lib/building-scope.ts';
 import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest } from '../../lib/http.ts';
+import { soldProduct } from '../../lib/in-use.ts';
 
 const scope = buildingScope(userCards.buildingIds, userCard.fields.buildingIds.label);
 
@@ -14,6 +15,7 @@ export default crudModule({
   resource: userCard,
   table: userCards,
   where: scope.where,
+  inUse: soldProduct('user-card', '会员卡'),
   async prepare(values, { tx, existing }) {
     const counted = valueAfterWrite('times', values, existing) != null;
     if (valueAfterWrite('cardType', values, existing) === 'times') {
