@@ -47,6 +47,9 @@ export function pgliteHandle(client: PGlite): DbHandle {
 }
 
 export function postgresHandle(pool: pg.Pool): DbHandle {
+  // An idle connection the server closes (a restart, a failover, a dropped test database) is
+  // dropped by the pool and replaced on the next query; unhandled, it would end the process.
+  pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
   const db = drizzlePg({ client: pool, schema });
   return {
     db,
