@@ -172,6 +172,8 @@ describe(`merchant-share-order (${engine})`, () => {
       paidFen: 6666,
       shareFen: 834,
     });
+    const bySmallestShare = await page('&sortField=shareFen&sortOrder=ascend');
+    expect(bySmallestShare.records.map((r) => r.shareFen)).toEqual([0, 0, 417, 417, 800, 1000]);
     // Paging keeps the count of the whole filter.
     const first = await callApi<Page<Row>>(t, admin, 'GET', `${paths.page}?size=2&current=2`);
     expect(first.body.data).toMatchObject({ total: 6, current: 2, size: 2 });

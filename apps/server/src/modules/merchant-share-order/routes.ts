@@ -1,11 +1,25 @@
 /**
- * 商户分账: site-type, page and total of merchant-share-order. Both page and total run one query
- * built by `shareQuery`: each paid order joined to its building's merchant and to the 分账规则 of
- * that merchant and product type in force at payment time (effectiveFrom <= paidAt < effectiveTo,
- * or no end). Rules of one merchant and type never overlap, so at most one rule joins. The share is
- * rounded once per order in SQL, and total sums those rounded shares, so it equals the rows.
+ * 商户分账: site-type, page and total of merchant-share-order. Page and total both read `shareRows`:
+ * each paid or used order joined to its building's merchant and to the 分账规则 of that merchant and
+ * product type in force at payment time (effectiveFrom <= paidAt < effectiveTo, or no end). Rules of
+ * one merchant and type never overlap, so at most one rule joins. The share is rounded once per
+ * order in SQL, and total sums that same query's rows in SQL, so it equals the rows to the fen.
  */
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  or,
+  sql,
+  type AnyColumn,
+  type SQL,
+} from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -22,6 +36,7 @@ import {
   merchantShareOrder,
   merchantShareOrderPaths as paths,
   merchantShareTotal,
+  type MerchantShareTotal,
   NO_SHARE_RULE,
   sharedOrderStatuses,
   siteTypeOfKind,
@@ -36,7 +51,9 @@ const permission = resourcePermissions(merchantShareOrder).view;
 const fieldLabels = labelsOf(merchantShareOrder);
 const tags = [merchantShareOrder.key];
 const query = pageQuerySchema(merchantShareOrder);
-type Filters = z.infer<typeof query>;
+/** The filters alone: total answers the whole search, not a page of it. */
+const filterQuery = query.omit({ current: true, size: true, sortField: true, sortOrder: true });
+type Filters = Record<string, unknown>;
 
 /** The order's product type, from the contract's one mapping of kinds. */
 const siteTypeOfOrder = sql<SiteType>`(case ${orders.kind} ${sql.join(
@@ -49,10 +66,7 @@ const shareFen = sql<number>`coalesce(round(${orders.paidFen}::numeric * ${merch
 
 /** The conditions of the filters; a date range needs both ends or neither (请选择时间段). */
 function conditions(filters: Filters): SQL[] {
-  const { paidAtFrom, paidAtTo, orderNo, siteType, merchantId, buildingId } = filters as Record<
-    string,
-    unknown
-  >;
+  const { paidAtFrom, paidAtTo, orderNo, siteType, merchantId, buildingId } = filters;
   if (!paidAtFrom !== !paidAtTo) {
     throw badRequest(fieldInvalid(fields.paidAt.label, messages.dateRangeRequired));
   }
@@ -70,10 +84,30 @@ function conditions(filters: Filters): SQL[] {
   return where;
 }
 
+const rowColumns = {
+  id: orders.id,
+  orderNo: orders.orderNo,
+  kind: orders.kind,
+  siteType: siteTypeOfOrder.as('site_type'),
+  merchantId: buildings.merchantId,
+  merchantName: sql<string | null>`${merchants.name}`.as('merchant_name'),
+  buildingId: orders.buildingId,
+  buildingName: sql<string | null>`${buildings.name}`.as('building_name'),
+  ruleId: sql<number | null>`${merchantShares.id}`.as('rule_id'),
+  ratioBasisPoints: merchantShares.ratioBasisPoints,
+  effectiveFrom: merchantShares.effectiveFrom,
+  effectiveTo: merchantShares.effectiveTo,
+  paidFen: orders.paidFen,
+  shareFen: shareFen.mapWith(Number).as('share_fen'),
+  paidAt: orders.paidAt,
+  createdAt: orders.createdAt,
+  updatedAt: orders.updatedAt,
+};
+
 /** Orders with their building, merchant and the rule in force at payment time, filtered. */
-function shareQuery<T extends Record<string, unknown>>(db: Database, columns: T, filters: Filters) {
+function shareRows(db: Database, filters: Filters) {
   return db
-    .select(columns as never)
+    .select(rowColumns)
     .from(orders)
     .leftJoin(buildings, eq(buildings.id, orders.buildingId))
     .leftJoin(merchants, eq(merchants.id, buildings.merchantId))
@@ -89,27 +123,30 @@ function shareQuery<T extends Record<string, unknown>>(db: Database, columns: T,
     .where(and(...conditions(filters)))
     .$dynamic();
 }
+type ShareRow = Awaited<ReturnType<typeof shareRows>>[number];
 
-const rowColumns = {
-  id: orders.id,
-  orderNo: orders.orderNo,
-  kind: orders.kind,
-  siteType: siteTypeOfOrder,
-  merchantId: buildings.merchantId,
-  merchantName: merchants.name,
-  buildingId: orders.buildingId,
-  buildingName: buildings.name,
-  ruleId: merchantShares.id,
-  ratioBasisPoints: merchantShares.ratioBasisPoints,
-  effectiveFrom: merchantShares.effectiveFrom,
-  effectiveTo: merchantShares.effectiveTo,
-  paidFen: orders.paidFen,
-  shareFen: shareFen.mapWith(Number),
+/** Count, paid and share summed over the very rows page lists, so the total equals the rows. */
+async function totalsOf(db: Database, filters: Filters): Promise<MerchantShareTotal> {
+  const rows = shareRows(db, filters).as('share_rows');
+  const [totals] = await db
+    .select({
+      count: sql`count(*)`.mapWith(Number),
+      paidFen: sql`coalesce(sum(${rows.paidFen}), 0)`.mapWith(Number),
+      shareFen: sql`coalesce(sum(${rows.shareFen}), 0)`.mapWith(Number),
+    })
+    .from(rows);
+  return totals;
+}
+
+/** The columns page may sort by; newest payment first otherwise. */
+const sortColumns: Record<string, SQL | AnyColumn> = {
   paidAt: orders.paidAt,
+  paidFen: orders.paidFen,
+  shareFen,
+  id: orders.id,
   createdAt: orders.createdAt,
   updatedAt: orders.updatedAt,
 };
-type ShareRow = Record<keyof typeof rowColumns, unknown>;
 
 const shareRecord = z.object({
   id: z.number().int(),
@@ -131,34 +168,29 @@ const shareRecord = z.object({
 });
 type ShareRecord = z.infer<typeof shareRecord>;
 
-function present(r: ShareRow): ShareRecord {
+function present(row: ShareRow): ShareRecord {
+  const { effectiveFrom, effectiveTo, ratioBasisPoints, ruleId } = row;
   const ruleText =
-    r.ruleId === null
+    ruleId === null || ratioBasisPoints === null || effectiveFrom === null
       ? NO_SHARE_RULE
-      : shareRuleText({
-          id: r.ruleId as number,
-          siteType: r.siteType as string,
-          ratioBasisPoints: r.ratioBasisPoints as number,
-          effectiveFrom: r.effectiveFrom as Date,
-          effectiveTo: r.effectiveTo as Date | null,
-        });
+      : shareRuleText({ id: ruleId, siteType: row.siteType, ratioBasisPoints, effectiveFrom, effectiveTo });
   return {
-    id: r.id as number,
-    orderNo: r.orderNo as string,
-    kind: r.kind as string,
-    siteType: r.siteType as string,
-    merchantId: (r.merchantId as number | null) ?? null,
-    merchantName: (r.merchantName as string | null) ?? null,
-    buildingId: (r.buildingId as number | null) ?? null,
-    buildingName: (r.buildingName as string | null) ?? null,
-    ruleId: (r.ruleId as number | null) ?? null,
+    id: row.id,
+    orderNo: row.orderNo,
+    kind: row.kind,
+    siteType: row.siteType,
+    merchantId: row.merchantId,
+    merchantName: row.merchantName,
+    buildingId: row.buildingId,
+    buildingName: row.buildingName,
+    ruleId,
     ruleText,
-    ratioBasisPoints: (r.ratioBasisPoints as number | null) ?? null,
-    paidFen: r.paidFen as number,
-    shareFen: Number(r.shareFen),
-    paidAt: toIsoOrNull(r.paidAt as Date | null),
-    createdAt: toIso(r.createdAt as Date),
-    updatedAt: toIso(r.updatedAt as Date),
+    ratioBasisPoints,
+    paidFen: row.paidFen,
+    shareFen: Number(row.shareFen),
+    paidAt: toIsoOrNull(row.paidAt),
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
   };
 }
 
@@ -189,19 +221,18 @@ const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const filters = request.query;
-      const ascending = filters.sortOrder === 'ascend';
-      const order = ascending ? asc : desc;
-      const offset = (filters.current - 1) * filters.size;
-      const [rows, [{ count }]] = await Promise.all([
-        shareQuery(app.db, rowColumns, filters)
-          .orderBy(order(orders.paidAt), order(orders.id))
+      const direction = filters.sortOrder === 'ascend' ? asc : desc;
+      const sortBy = sortColumns[filters.sortField ?? 'paidAt'] ?? orders.paidAt;
+      const [rows, totals] = await Promise.all([
+        shareRows(app.db, filters)
+          .orderBy(direction(sortBy), direction(orders.id))
           .limit(filters.size)
-          .offset(offset),
-        shareQuery(app.db, { count: sql<number>`count(*)`.mapWith(Number) }, filters),
+          .offset((filters.current - 1) * filters.size),
+        totalsOf(app.db, filters),
       ]);
       const page: Page<ShareRecord> = {
-        records: (rows as ShareRow[]).map(present),
-        total: count as number,
+        records: rows.map(present),
+        total: totals.count,
         current: filters.current,
         size: filters.size,
       };
@@ -216,21 +247,12 @@ const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: '分账合计（与分页相同的筛选：笔数、实付金额与分账金额之和）',
-        querystring: query,
+        querystring: filterQuery,
         response: { 200: envelope(merchantShareTotal) },
       },
     },
     async (request) => {
-      const [total] = (await shareQuery(
-        app.db,
-        {
-          count: sql`count(*)`.mapWith(Number),
-          paidFen: sql`coalesce(sum(${orders.paidFen}), 0)`.mapWith(Number),
-          shareFen: sql`coalesce(sum(${shareFen}), 0)`.mapWith(Number),
-        },
-        request.query,
-      )) as { count: number; paidFen: number; shareFen: number }[];
-      return ok(total);
+      return ok(await totalsOf(app.db, request.query));
     },
   );
 };
