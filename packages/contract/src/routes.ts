@@ -48,7 +48,7 @@ export const menuGroups: MenuGroup[] = [
 const leaves: [string, string, string, string, boolean][] = [
   ['merchant', 'brand', '商户管理', 'merchant/brand', true],
   ['merchant', 'rule', '分账规则', 'merchant/rule', true],
-  ['merchant', 'share', '商户分账', 'merchant/share', false],
+  ['merchant', 'share', '商户分账', 'merchant/share', true],
   ['building', 'list', '楼宇列表', 'building/list', true],
   ['building', 'person', '楼宇负责人', 'building/person', true],
   ['product', 'member', '会员卡', 'product/member', true],

@@ -73,6 +73,11 @@ export interface ResourcePageProps<F extends Fields> {
   searchInputs?: Record<string, ReactElement>;
   /** Table cells that replace a field's own (a status shown as a coloured tag, say). */
   cells?: Record<string, (value: unknown, record: ResourceRecord) => ReactNode>;
+  /**
+   * Shown above the table with the filters of the current search (paging and sorting left out),
+   * e.g. totals over the same filters.
+   */
+  summary?: (filters: Record<string, unknown>) => ReactNode;
 }
 
 const isListed = (f: Field) =>
@@ -137,6 +142,7 @@ export function ResourcePage<F extends Fields>({
   formItems = {},
   searchInputs = {},
   cells = {},
+  summary,
 }: ResourcePageProps<F>) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -156,6 +162,7 @@ export function ResourcePage<F extends Fields>({
   const [selected, setSelected] = useState<number[]>([]);
 
   const {
+    query,
     setQuery,
     page,
     search: searchBy,
@@ -245,7 +252,10 @@ export function ResourcePage<F extends Fields>({
           ),
       })),
     ...extraColumns,
-    {
+  ];
+  // A screen whose rows the caller can neither change nor act on (a report) has no actions column.
+  if (rowActions || (canEdit && has('edit')) || (canRemove && has('remove'))) {
+    columns.push({
       key: 'actions',
       title: '操作',
       fixed: 'right',
@@ -274,8 +284,8 @@ export function ResourcePage<F extends Fields>({
           )}
         </Space>
       ),
-    },
-  ];
+    });
+  }
 
   const onTableChange: TableProps<ResourceRecord>['onChange'] = (pagination, _filters, sorter) => {
     const s = Array.isArray(sorter) ? sorter[0] : sorter;
@@ -338,6 +348,7 @@ export function ResourcePage<F extends Fields>({
           )}
           {toolbar}
         </Toolbar>
+        {summary?.(searchFilters({ ...query, ...fixedFilters }))}
         <Table<ResourceRecord>
           rowKey="id"
           size="middle"
@@ -390,6 +401,12 @@ export function ResourcePage<F extends Fields>({
       </EditDrawer>
     </Space>
   );
+}
+
+/** The filters of a paged query: everything but paging and sorting. */
+function searchFilters(query: Record<string, unknown>): Record<string, unknown> {
+  const { current: _current, size: _size, sortField: _sortField, sortOrder: _sortOrder, ...filters } = query;
+  return filters;
 }
 
 /** The schema's default (e.g. sort 0, published false) for a new record. */

@@ -1,0 +1,260 @@
+/**
+ * 商户分账: site-type, page and total of merchant-share-order. Page and total both read `shareRows`:
+ * each paid or used order joined to its building's merchant and to the 分账规则 of that merchant and
+ * product type in force at payment time (effectiveFrom <= paidAt < effectiveTo, or no end). Rules of
+ * one merchant and type never overlap, so at most one rule joins. The share is rounded once per
+ * order in SQL, and total sums that same query's rows in SQL, so it equals the rows to the fen.
+ */
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  or,
+  sql,
+  type AnyColumn,
+  type SQL,
+} from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  fieldInvalid,
+  labelsOf,
+  messages,
+  pageQuerySchema,
+  resourcePermissions,
+  type Page,
+} from '@cowork/contract';
+import { shareRuleText, siteTypeOptions, type SiteType } from '@cowork/contract/resources/merchant-share';
+import {
+  kindsOfSiteType,
+  merchantShareOrder,
+  merchantShareOrderPaths as paths,
+  merchantShareTotal,
+  type MerchantShareTotal,
+  NO_SHARE_RULE,
+  sharedOrderStatuses,
+  siteTypeOfKind,
+} from '@cowork/contract/resources/merchant-share-order';
+import type { Database } from '../../db/client.ts';
+import { buildings, merchantShares, merchants, orders } from '../../db/schema.ts';
+import { badRequest, envelope, ok, pageOf } from '../../lib/http.ts';
+import { parseTimeBound, toIso, toIsoOrNull } from '../../lib/time.ts';
+
+const fields = merchantShareOrder.fields;
+const permission = resourcePermissions(merchantShareOrder).view;
+const fieldLabels = labelsOf(merchantShareOrder);
+const tags = [merchantShareOrder.key];
+const query = pageQuerySchema(merchantShareOrder);
+/** The filters alone: total answers the whole search, not a page of it. */
+const filterQuery = query.omit({ current: true, size: true, sortField: true, sortOrder: true });
+type Filters = Record<string, unknown>;
+
+/** The order's product type, from the contract's one mapping of kinds. */
+const siteTypeOfOrder = sql<SiteType>`(case ${orders.kind} ${sql.join(
+  Object.entries(siteTypeOfKind).map(([kind, siteType]) => sql`when ${kind} then ${siteType}`),
+  sql` `,
+)} end)`;
+
+/** round(paidFen × ratio / 10000) half up in numeric arithmetic; 0 without a rule. */
+const shareFen = sql<number>`coalesce(round(${orders.paidFen}::numeric * ${merchantShares.ratioBasisPoints} / 10000), 0)::bigint`;
+
+/** The conditions of the filters; a date range needs both ends or neither (请选择时间段). */
+function conditions(filters: Filters): SQL[] {
+  const { paidAtFrom, paidAtTo, orderNo, siteType, merchantId, buildingId } = filters;
+  if (!paidAtFrom !== !paidAtTo) {
+    throw badRequest(fieldInvalid(fields.paidAt.label, messages.dateRangeRequired));
+  }
+  const where: SQL[] = [inArray(orders.status, [...sharedOrderStatuses]), isNotNull(orders.paidAt)];
+  if (typeof paidAtFrom === 'string' && typeof paidAtTo === 'string' && paidAtFrom && paidAtTo) {
+    const from = parseTimeBound(paidAtFrom, false);
+    const to = parseTimeBound(paidAtTo, true);
+    if (!from || !to) throw badRequest(fieldInvalid(fields.paidAt.label, messages.timeInvalid));
+    where.push(gte(orders.paidAt, from), lt(orders.paidAt, to));
+  }
+  if (typeof orderNo === 'string' && orderNo.trim()) where.push(eq(orders.orderNo, orderNo.trim()));
+  if (siteType) where.push(inArray(orders.kind, kindsOfSiteType(siteType as SiteType)));
+  if (typeof merchantId === 'number') where.push(eq(buildings.merchantId, merchantId));
+  if (typeof buildingId === 'number') where.push(eq(orders.buildingId, buildingId));
+  return where;
+}
+
+const rowColumns = {
+  id: orders.id,
+  orderNo: orders.orderNo,
+  kind: orders.kind,
+  siteType: siteTypeOfOrder.as('site_type'),
+  merchantId: buildings.merchantId,
+  merchantName: sql<string | null>`${merchants.name}`.as('merchant_name'),
+  buildingId: orders.buildingId,
+  buildingName: sql<string | null>`${buildings.name}`.as('building_name'),
+  ruleId: sql<number | null>`${merchantShares.id}`.as('rule_id'),
+  ratioBasisPoints: merchantShares.ratioBasisPoints,
+  effectiveFrom: merchantShares.effectiveFrom,
+  effectiveTo: merchantShares.effectiveTo,
+  paidFen: orders.paidFen,
+  shareFen: shareFen.mapWith(Number).as('share_fen'),
+  paidAt: orders.paidAt,
+  createdAt: orders.createdAt,
+  updatedAt: orders.updatedAt,
+};
+
+/** Orders with their building, merchant and the rule in force at payment time, filtered. */
+function shareRows(db: Database, filters: Filters) {
+  return db
+    .select(rowColumns)
+    .from(orders)
+    .leftJoin(buildings, eq(buildings.id, orders.buildingId))
+    .leftJoin(merchants, eq(merchants.id, buildings.merchantId))
+    .leftJoin(
+      merchantShares,
+      and(
+        eq(merchantShares.merchantId, buildings.merchantId),
+        eq(merchantShares.siteType, siteTypeOfOrder),
+        sql`${merchantShares.effectiveFrom} <= ${orders.paidAt}`,
+        or(isNull(merchantShares.effectiveTo), sql`${orders.paidAt} < ${merchantShares.effectiveTo}`),
+      ),
+    )
+    .where(and(...conditions(filters)))
+    .$dynamic();
+}
+type ShareRow = Awaited<ReturnType<typeof shareRows>>[number];
+
+/** Count, paid and share summed over the very rows page lists, so the total equals the rows. */
+async function totalsOf(db: Database, filters: Filters): Promise<MerchantShareTotal> {
+  const rows = shareRows(db, filters).as('share_rows');
+  const [totals] = await db
+    .select({
+      count: sql`count(*)`.mapWith(Number),
+      paidFen: sql`coalesce(sum(${rows.paidFen}), 0)`.mapWith(Number),
+      shareFen: sql`coalesce(sum(${rows.shareFen}), 0)`.mapWith(Number),
+    })
+    .from(rows);
+  return totals;
+}
+
+/** The columns page may sort by; newest payment first otherwise. */
+const sortColumns: Record<string, SQL | AnyColumn> = {
+  paidAt: orders.paidAt,
+  paidFen: orders.paidFen,
+  shareFen,
+  id: orders.id,
+  createdAt: orders.createdAt,
+  updatedAt: orders.updatedAt,
+};
+
+const shareRecord = z.object({
+  id: z.number().int(),
+  orderNo: z.string(),
+  kind: z.string(),
+  siteType: z.string(),
+  merchantId: z.number().int().nullable(),
+  merchantName: z.string().nullable(),
+  buildingId: z.number().int().nullable(),
+  buildingName: z.string().nullable(),
+  ruleId: z.number().int().nullable(),
+  ruleText: z.string(),
+  ratioBasisPoints: z.number().int().nullable(),
+  paidFen: z.number().int(),
+  shareFen: z.number().int(),
+  paidAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+type ShareRecord = z.infer<typeof shareRecord>;
+
+function present(row: ShareRow): ShareRecord {
+  const { effectiveFrom, effectiveTo, ratioBasisPoints, ruleId } = row;
+  const ruleText =
+    ruleId === null || ratioBasisPoints === null || effectiveFrom === null
+      ? NO_SHARE_RULE
+      : shareRuleText({ id: ruleId, siteType: row.siteType, ratioBasisPoints, effectiveFrom, effectiveTo });
+  return {
+    id: row.id,
+    orderNo: row.orderNo,
+    kind: row.kind,
+    siteType: row.siteType,
+    merchantId: row.merchantId,
+    merchantName: row.merchantName,
+    buildingId: row.buildingId,
+    buildingName: row.buildingName,
+    ruleId,
+    ruleText,
+    ratioBasisPoints,
+    paidFen: row.paidFen,
+    shareFen: Number(row.shareFen),
+    paidAt: toIsoOrNull(row.paidAt),
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+  };
+}
+
+const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    paths.siteType,
+    {
+      config: { permission },
+      schema: {
+        tags,
+        summary: '分账的产品类型（含中文名称）',
+        response: { 200: envelope(z.array(z.object({ value: z.string(), label: z.string() }))) },
+      },
+    },
+    async () => ok(siteTypeOptions.map(({ value, label }) => ({ value, label }))),
+  );
+
+  app.get(
+    paths.page,
+    {
+      config: { permission, fieldLabels },
+      schema: {
+        tags,
+        summary: '分账订单分页（每笔已支付订单的商户、分账规则、比例与分账金额）',
+        querystring: query,
+        response: { 200: envelope(pageOf(shareRecord)) },
+      },
+    },
+    async (request) => {
+      const filters = request.query;
+      const direction = filters.sortOrder === 'ascend' ? asc : desc;
+      const sortBy = sortColumns[filters.sortField ?? 'paidAt'] ?? orders.paidAt;
+      const [rows, totals] = await Promise.all([
+        shareRows(app.db, filters)
+          .orderBy(direction(sortBy), direction(orders.id))
+          .limit(filters.size)
+          .offset((filters.current - 1) * filters.size),
+        totalsOf(app.db, filters),
+      ]);
+      const page: Page<ShareRecord> = {
+        records: rows.map(present),
+        total: totals.count,
+        current: filters.current,
+        size: filters.size,
+      };
+      return ok(page);
+    },
+  );
+
+  app.get(
+    paths.total,
+    {
+      config: { permission, fieldLabels },
+      schema: {
+        tags,
+        summary: '分账合计（与分页相同的筛选：笔数、实付金额与分账金额之和）',
+        querystring: filterQuery,
+        response: { 200: envelope(merchantShareTotal) },
+      },
+    },
+    async (request) => {
+      return ok(await totalsOf(app.db, request.query));
+    },
+  );
+};
+
+export default merchantShareOrderRoutes;

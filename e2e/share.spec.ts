@@ -1,0 +1,51 @@
+import { expect, test, type Page } from '@playwright/test';
+import { choose, demo, signIn } from './helpers';
+
+const fen = (text: string) => Math.round(Number(text.replace(/[¥,\s]/g, '')) * 100);
+
+/** The figure of one statistic of the summary bar (订单笔数, 实付合计, 分账合计). */
+const statistic = (page: Page, title: string) =>
+  page
+    .getByLabel('分账合计')
+    .locator('.ant-statistic')
+    .filter({ hasText: title })
+    .locator('.ant-statistic-content');
+
+/** The texts of one column of the table, by its header. */
+async function columnTexts(page: Page, header: string): Promise<string[]> {
+  const headers = (await page.locator('.ant-table-thead th').allTextContents()).map((h) => h.trim());
+  const index = headers.indexOf(header);
+  expect(index, `column ${header} in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);
+  return page.locator(`.ant-table-tbody tr.ant-table-row > td:nth-child(${index + 1})`).allTextContents();
+}
+
+test('商户分账 as 财务: the total of a search matches the rows it shows, to the fen', async ({ page }) => {
+  await signIn(page, demo.caiwu);
+  await page.goto('/merchant/share');
+  await expect(page.getByText('已退款的订单不参与分账')).toBeVisible();
+
+  const search = page.locator('form.resource-search');
+  await choose(page, '商户', '梧桐树办公')(search);
+  await choose(page, '产品类型', '会议卡')(search);
+  await search.getByRole('button', { name: /查\s*询/ }).click();
+
+  // All rows of the search on one page.
+  await page.locator('.ant-pagination-options .ant-select').click();
+  await page.locator('.ant-select-dropdown:visible').getByTitle('100 条/页').click();
+  await expect(page.locator('.ant-table-tbody tr.ant-table-row').first()).toBeVisible();
+
+  const count = Number(await statistic(page, '订单笔数').textContent());
+  expect(count).toBeGreaterThan(0);
+  await expect(page.locator('.ant-table-tbody tr.ant-table-row')).toHaveCount(count);
+  await expect(page.getByText(`共 ${count} 条`)).toBeVisible();
+  for (const merchant of await columnTexts(page, '商户')) expect(merchant).toBe('梧桐树办公');
+  for (const siteType of await columnTexts(page, '产品类型')) expect(siteType).toBe('会议卡');
+
+  const sum = (texts: string[]) => texts.reduce((s, t) => s + fen(t), 0);
+  const paid = fen((await statistic(page, '实付合计').textContent()) ?? '');
+  const share = fen((await statistic(page, '分账合计').textContent()) ?? '');
+  expect(share).toBeGreaterThan(0);
+  expect(sum(await columnTexts(page, '实付金额'))).toBe(paid);
+  expect(sum(await columnTexts(page, '分账金额'))).toBe(share);
+  expect(await columnTexts(page, '分账比例')).toContain('6.00%');
+});

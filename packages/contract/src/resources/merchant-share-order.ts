@@ -1,0 +1,84 @@
+/**
+ * 商户分账 (merchant-share-order): a read-only report of each paid order with the merchant of its
+ * building, the 分账规则 in force when it was paid, and the share. Share = round(paidFen ×
+ * ratioBasisPoints / 10000), rounded once per order (half up, integer fen); the total is the sum
+ * of those per-order shares, so it equals the rows to the fen.
+ *
+ * Which orders count: status paid or used. A refunded order earns no share (the money went back),
+ * and pending or cancelled orders were never paid, so none of those appear in the report.
+ */
+import { z } from 'zod';
+import { prefixes } from '../endpoints.ts';
+import { defineResource, field } from '../resource.ts';
+import { siteTypeOptions, type SiteType } from './merchant-share.ts';
+import { orderKindOptions, type OrderKind, type OrderStatus } from './order.ts';
+
+/** The product type whose 分账规则 applies to each kind of order: the one place that maps them. */
+export const siteTypeOfKind = {
+  'user-card': 'member-card',
+  'team-card': 'meeting-card',
+  'office-seat': 'office-seat',
+  'hall-seat': 'hall-seat',
+  'office-station': 'meeting-room',
+  'activity-station': 'activity-venue',
+  airport: 'airport',
+} as const satisfies Record<OrderKind, SiteType>;
+
+/** The order kinds sold as a product type (the reverse of `siteTypeOfKind`). */
+export const kindsOfSiteType = (siteType: SiteType): OrderKind[] =>
+  (Object.keys(siteTypeOfKind) as OrderKind[]).filter((kind) => siteTypeOfKind[kind] === siteType);
+
+/** Statuses of orders that earn a share (a refunded order earns none). */
+export const sharedOrderStatuses = ['paid', 'used'] as const satisfies readonly OrderStatus[];
+
+/** What a row shows in place of the rule when no rule was in force at payment time. */
+export const NO_SHARE_RULE = '无分账规则';
+
+export const merchantShareOrder = defineResource({
+  key: 'merchant-share-order',
+  base: `${prefixes.merchant}/merchant-share-order`,
+  label: '分账订单',
+  permission: 'merchant:share',
+  actions: ['page'],
+  fields: {
+    orderNo: field.text('订单号', { max: 32, search: 'eq' }),
+    kind: field.enumeration('订单类型', orderKindOptions),
+    siteType: field.enumeration('产品类型', siteTypeOptions, { search: 'eq' }),
+    merchantId: {
+      ...field.reference('商户', `${prefixes.merchant}/merchant/list`, { search: 'eq' }),
+      list: false,
+    },
+    merchantName: field.text('商户', { optional: true }),
+    buildingId: {
+      ...field.reference('楼宇', `${prefixes.building}/building/list`, { optional: true, search: 'eq' }),
+      list: false,
+    },
+    buildingName: field.text('楼宇', { optional: true }),
+    ruleText: field.text('分账规则', { optional: true }),
+    ratioBasisPoints: { ...field.percent('分账比例', { optional: true }), sortable: false },
+    paidFen: field.money('实付金额'),
+    shareFen: field.money('分账金额'),
+    paidAt: {
+      ...field.datetime('支付时间', { optional: true }),
+      search: 'range' as const,
+      sortable: true,
+      help: '只统计已支付与已使用的订单；已退款的订单不参与分账',
+    },
+  },
+  defaultSort: { field: 'paidAt', order: 'descend' },
+});
+
+/** What `total` answers for the same filters as `page`. */
+export const merchantShareTotal = z.object({
+  count: z.number().int(),
+  paidFen: z.number().int(),
+  shareFen: z.number().int(),
+});
+export type MerchantShareTotal = z.infer<typeof merchantShareTotal>;
+
+/** Endpoint paths beyond page. */
+export const merchantShareOrderPaths = {
+  siteType: `${merchantShareOrder.base}/site-type`,
+  page: `${merchantShareOrder.base}/page`,
+  total: `${merchantShareOrder.base}/total`,
+};
