@@ -6,7 +6,6 @@
  * @example
  *   return sendExcel(reply, { fileName: '会员卡订单-20261121.xlsx', columns, rows: keysetBatches(read) });
  */
-import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
@@ -79,6 +78,18 @@ export async function* keysetBatches<R extends { id: number }>(
   }
 }
 
+/** Resolves once the reader caught up, or the stream closed (it will never drain then). */
+const drainedOrClosed = (output: PassThrough) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      output.off('drain', done);
+      output.off('close', done);
+      resolve();
+    };
+    output.on('drain', done);
+    output.on('close', done);
+  });
+
 /** Writes the workbook into `output`, waiting for the reader whenever it falls behind. */
 export async function writeExcel<R>(
   output: PassThrough,
@@ -110,7 +121,9 @@ export async function writeExcel<R>(
         )
         .commit();
     }
-    if (output.writableNeedDrain) await once(output, 'drain');
+    if (output.writableNeedDrain) await drainedOrClosed(output);
+    // The caller went away (download cancelled): stop reading the database.
+    if (output.destroyed) return;
   }
   sheet.commit();
   await workbook.commit();
