@@ -6,13 +6,8 @@
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
-import { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET, endpoints, type TokenResponse } from '@cowork/contract';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { pgliteHandle, postgresHandle } from '../apps/server/src/db/client.ts';
-import { seedDemo } from '../apps/server/src/seed/demo.ts';
+import { endpoints } from '@cowork/contract';
+import { startServer } from './server.ts';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 20;
@@ -26,29 +21,7 @@ async function load(url: string, headers: Record<string, string>) {
 }
 
 export async function apiOverhead() {
-  const databaseUrl = process.env.BENCH_DATABASE_URL;
-  const handle = databaseUrl
-    ? postgresHandle(new pg.Pool({ connectionString: databaseUrl, max: 10 }))
-    : pgliteHandle(await PGlite.create());
-  await handle.migrate();
-  await seedDemo(handle.db);
-  const config = {
-    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cowork-bench' }),
-    webDist: '/nonexistent',
-  };
-  const app = await buildApp({ config, db: handle.db, logger: false });
-  const ours = await app.listen({ port: 0, host: '127.0.0.1' });
-
-  const signIn = await fetch(`${ours}${endpoints.token}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${ADMIN_CLIENT_ID}:${ADMIN_CLIENT_SECRET}`).toString('base64')}`,
-    },
-    body: 'grant_type=password&username=admin&password=Admin@123',
-  });
-  const token = (await signIn.json()) as TokenResponse;
-  const headers = { authorization: `Bearer ${token.access_token}` };
+  const { handle, url: ours, headers, close } = await startServer();
   const body = await (await fetch(`${ours}${endpoints.userInfo}`, { headers })).text();
 
   const bare = Fastify({ logger: false });
@@ -61,8 +34,7 @@ export async function apiOverhead() {
   const reference = await load(`${bareUrl}${endpoints.userInfo}`, headers);
   const measured = await load(`${ours}${endpoints.userInfo}`, headers);
 
-  await app.close();
+  await close();
   await bare.close();
-  await handle.close();
   return { engine: handle.engine, reference, measured };
 }

@@ -1,6 +1,7 @@
 /** `npm run bench`: each benchmark prints its measurement beside its reference and the ratio. */
 import { apiOverhead } from './api.ts';
 import { bundleSizes } from './bundle.ts';
+import { exportMemory } from './export.ts';
 
 const LOGIN_BUDGET_KB = 200;
 const SHELL_BUDGET_KB = 350;
@@ -22,3 +23,19 @@ console.log(
 console.log(`  bare handler  ${fixed(api.reference.rps, 0)} req/s   p99 ${api.reference.p99} ms`);
 console.log(`  cowork-admin  ${fixed(api.measured.rps, 0)} req/s   p99 ${api.measured.p99} ms`);
 console.log(`  ratio (ours / bare) ${fixed(api.measured.rps / api.reference.rps, 3)}`);
+
+const excel = await exportMemory();
+const line = (name: string, m: { ms: number; rssMb: number; heapMb: number }) =>
+  `  ${name.padEnd(34)} ${fixed(m.ms, 0).padStart(6)} ms   peak rss +${fixed(m.rssMb)} MB   peak heap +${fixed(m.heapMb)} MB`;
+console.log(
+  `\nStreamed Excel export of ${excel.rows} orders (${excel.engine}, ${fixed(excel.bytes / 1024 / 1024)} MB file)`,
+);
+console.log(line(`export ${excel.rows / 10} orders`, excel.small));
+console.log(line(`export ${excel.rows} orders`, excel.large));
+console.log(line(`SELECT ${excel.rows} rows into an array`, excel.select));
+console.log(
+  `  ratio heap (export ${excel.rows} / export ${excel.rows / 10}) ${fixed(excel.large.heapMb / Math.max(excel.small.heapMb, 1), 2)}   (flat ≈ 1, linear ≈ 10)`,
+);
+console.log(
+  `  ratio heap (export / SELECT into array) ${fixed(excel.large.heapMb / Math.max(excel.select.heapMb, 1), 2)}   time ${fixed(excel.large.ms / excel.small.ms, 1)}× the small export`,
+);

@@ -113,6 +113,50 @@ function serialize(row: Row): Out {
   ) as Out;
 }
 
+/**
+ * The conditions of a page query's declared search fields (eq, like, ranges); 400 naming the field
+ * on a bad bound. Shared by page and by lists that read the same filter another way (an export).
+ */
+export function searchConditions<F extends Fields>(
+  resource: ResourceDef<F>,
+  table: PgTable,
+  query: Record<string, unknown>,
+): SQL[] {
+  const columns = table as unknown as Record<string, PgColumn>;
+  const where: SQL[] = [];
+  for (const [key, f] of Object.entries(resource.fields)) {
+    const column = columns[key];
+    // A searched field kept outside the table (child rows), or holding several ids (references:
+    // rows holding the one asked for), is filtered by the `where` hook.
+    if (!f.search || !column || f.kind === 'references') continue;
+    if (f.search === 'range') {
+      for (const [suffix, endOfDay] of [
+        ['From', false],
+        ['To', true],
+      ] as const) {
+        const raw = query[`${key}${suffix}`];
+        if (typeof raw !== 'string' || raw === '') continue;
+        if (f.kind === 'integer' || f.kind === 'money') {
+          const n = Number(raw);
+          if (!Number.isFinite(n)) throw badRequest(fieldInvalid(f.label, '请输入数字'));
+          where.push(suffix === 'From' ? gte(column, n) : lte(column, n));
+        } else {
+          const bound = parseTimeBound(raw, endOfDay);
+          if (!bound) throw badRequest(fieldInvalid(f.label, messages.timeInvalid));
+          where.push(suffix === 'From' ? gte(column, bound) : sql`${column} < ${bound}`);
+        }
+      }
+      continue;
+    }
+    const value = query[key];
+    if (value === undefined || value === '') continue;
+    if (f.kind === 'boolean') where.push(eq(column, value === 'true'));
+    else if (f.search === 'like') where.push(ilike(column, `%${escapeLike(String(value))}%`));
+    else where.push(eq(column, value));
+  }
+  return where;
+}
+
 export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPluginAsyncZod {
   const { resource, table } = options;
   const paths = resourcePaths(resource);
@@ -186,42 +230,10 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
     }
   }
 
-  function filters(request: FastifyRequest, query: Record<string, unknown>): SQL[] {
-    const where: SQL[] = [];
-    for (const [key, f] of Object.entries(resource.fields)) {
-      const column = columns[key];
-      // A searched field kept outside the table (child rows), or holding several ids (references:
-      // rows holding the one asked for), is filtered by the `where` hook.
-      if (!f.search || !column || f.kind === 'references') continue;
-      if (f.search === 'range') {
-        for (const [suffix, endOfDay] of [
-          ['From', false],
-          ['To', true],
-        ] as const) {
-          const raw = query[`${key}${suffix}`];
-          if (typeof raw !== 'string' || raw === '') continue;
-          if (f.kind === 'integer' || f.kind === 'money') {
-            const n = Number(raw);
-            if (!Number.isFinite(n)) throw badRequest(fieldInvalid(f.label, '请输入数字'));
-            where.push(suffix === 'From' ? gte(column, n) : lte(column, n));
-          } else {
-            const bound = parseTimeBound(raw, endOfDay);
-            if (!bound) throw badRequest(fieldInvalid(f.label, messages.timeInvalid));
-            where.push(suffix === 'From' ? gte(column, bound) : sql`${column} < ${bound}`);
-          }
-        }
-        continue;
-      }
-      const value = query[key];
-      if (value === undefined || value === '') continue;
-      if (f.kind === 'boolean') where.push(eq(column, value === 'true'));
-      else if (f.search === 'like') where.push(ilike(column, `%${escapeLike(String(value))}%`));
-      else where.push(eq(column, value));
-    }
+  const filters = (request: FastifyRequest, query: Record<string, unknown>): SQL[] => {
     const extra = options.where?.(request);
-    if (extra) where.push(extra);
-    return where;
-  }
+    return [...searchConditions(resource, table, query), ...(extra ? [extra] : [])];
+  };
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>();

@@ -24,7 +24,7 @@ import {
   type ImportRowError,
   type ResourceDef,
 } from '@cowork/contract';
-import { api, RequestError, withContentType } from '../lib/request.ts';
+import { api, RequestError, saveFile, withContentType } from '../lib/request.ts';
 import { usePermission } from './PermissionGate.tsx';
 
 export interface ExcelImportProps {
@@ -54,15 +54,6 @@ export function importErrorsCsv(errors: ImportRowError[]): string {
   };
   const lines = [['行号', '列', '问题'], ...errors.map((e) => [e.row, e.column, e.message])];
   return `\uFEFF${lines.map((line) => line.map(quote).join(',')).join('\r\n')}\r\n`;
-}
-
-function saveFile(data: Blob, name: string) {
-  const url = URL.createObjectURL(data);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 const errorColumns = [

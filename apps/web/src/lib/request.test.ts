@@ -14,6 +14,7 @@ import { resetNavigation, setNavigation } from './navigation.ts';
 import {
   RequestError,
   api,
+  fileNameOf,
   request,
   requestPasswordToken,
   resetRefreshState,
@@ -277,5 +278,31 @@ describe('headers and call styles', () => {
     ]);
     expect(String(adapter.calls[9].headers['Content-Type'])).toBe('text/csv');
     expect(adapter.calls[0].timeout).toBe(500_000);
+  });
+});
+
+describe('file downloads', () => {
+  it('names the file from Content-Disposition, preferring the UTF-8 name of RFC 5987', () => {
+    expect(
+      fileNameOf(
+        `attachment; filename="_____-20261121.xlsx"; filename*=UTF-8''${encodeURIComponent('会员卡订单-20261121.xlsx')}`,
+      ),
+    ).toBe('会员卡订单-20261121.xlsx');
+    expect(fileNameOf('attachment; filename="template.xlsx"')).toBe('template.xlsx');
+    expect(fileNameOf('attachment; filename="a.xlsx"; filename*=UTF-8\'\'%E4%ZZ')).toBe('a.xlsx');
+    expect(fileNameOf(undefined)).toBeUndefined();
+  });
+
+  it("shows the server's message when a download is refused (the error body arrives as a Blob)", async () => {
+    const envelope = { code: 403, msg: '您没有权限进行此操作', data: null };
+    serve(() => ({
+      status: 403,
+      data: new Blob([JSON.stringify(envelope)], { type: 'application/json' }),
+    }));
+    await expect(api.downloadFile('/api/order/admin/v1/user-card-order/export')).rejects.toMatchObject({
+      message: envelope.msg,
+      code: 403,
+    });
+    expect(toast).toHaveBeenCalledWith(envelope.msg, ERROR_TOAST_SECONDS);
   });
 });

@@ -28,6 +28,8 @@ declare module 'axios' {
   interface AxiosRequestConfig {
     /** Marks the token-refresh call, whose failure must not start another refresh. */
     isRefresh?: boolean;
+    /** A file download answering the whole response, whose headers name the file. */
+    wholeResponse?: boolean;
   }
 }
 
@@ -71,14 +73,14 @@ request.interceptors.request.use((config) => {
   return config;
 });
 
-request.interceptors.response.use(onResponse, onError);
+request.interceptors.response.use(onResponse, envelopeOfBlob);
 
 function onResponse(response: AxiosResponse) {
   const body: unknown = response.data;
   if (isTokenUrl(response.config.url) && response.status === 200 && body) return body as never;
   // A file download (an import template) carries no envelope.
   if (response.config.responseType === 'blob' && response.status === 200 && body instanceof Blob)
-    return body as never;
+    return (response.config.wholeResponse ? response : body) as never;
   if (response.status !== 200 || !body || typeof body !== 'object') {
     toastError(messages.serverError);
     return Promise.reject(new RequestError(messages.serverError, undefined, response.status));
@@ -88,6 +90,19 @@ function onResponse(response: AxiosResponse) {
   const text = envelope.msg || messages.serverError;
   toastError(text);
   return Promise.reject(new RequestError(text, envelope.code, response.status, envelope.data));
+}
+
+/** A file download's error answer arrives as a Blob: read its envelope so its msg is shown. */
+async function envelopeOfBlob(error: unknown) {
+  const response = error instanceof AxiosError ? error.response : undefined;
+  if (response?.data instanceof Blob && response.data.type.includes('json')) {
+    try {
+      response.data = JSON.parse(await response.data.text());
+    } catch {
+      // Not an envelope after all: the status speaks for it.
+    }
+  }
+  return onError(error);
 }
 
 function onError(error: unknown) {
@@ -231,7 +246,42 @@ export const api = {
   /** GET a file (no envelope), e.g. an import template. */
   download: (url: string, params?: Params) =>
     request.request<Blob, Blob>({ method: 'get', url, params, responseType: 'blob' }),
+  /** GET a file with the name the server gives it (Content-Disposition), e.g. an export. */
+  downloadFile: async (url: string, params?: Params) => {
+    const response = await request.request<AxiosResponse<Blob>, AxiosResponse<Blob>>({
+      method: 'get',
+      url,
+      params,
+      responseType: 'blob',
+      wholeResponse: true,
+    });
+    return { blob: response.data, fileName: fileNameOf(response.headers['content-disposition']) };
+  },
 };
+
+/** The file name of a Content-Disposition header: the RFC 5987 `filename*` (UTF-8), else `filename`. */
+export function fileNameOf(disposition: unknown): string | undefined {
+  if (typeof disposition !== 'string') return undefined;
+  const extended = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // A malformed escape: fall back to the plain name.
+    }
+  }
+  return /filename="?([^";]+)"?/i.exec(disposition)?.[1];
+}
+
+/** Hands a downloaded file to the browser under `name`. */
+export function saveFile(data: Blob, name: string) {
+  const url = URL.createObjectURL(data);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
 
 /** Signs in with the password grant (form body); the token endpoint answers without envelope. */
 export function requestPasswordToken(username: string, password: string): Promise<TokenResponse> {

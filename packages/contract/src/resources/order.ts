@@ -156,6 +156,8 @@ export const orderPaths = (def: Pick<ResourceDef, 'base'>) => ({
   use: `${def.base}/use`,
   cancel: `${def.base}/cancel`,
   refund: `${def.base}/refund`,
+  /** The .xlsx of every order matching the page's filters (no paging). */
+  export: `${def.base}/export`,
 });
 
 const orderId = z.coerce

@@ -3,17 +3,26 @@
  * crudModule; detail with the status timeline, card-no lookup, edit-referrer-phone and the state
  * actions). A new kind of order is one more line at the bottom.
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { fieldInvalid, labelsOf, messages, resourceMessages, resourcePermissions } from '@cowork/contract';
+import {
+  fieldInvalid,
+  labelsOf,
+  messages,
+  pageQuerySchema,
+  resourceMessages,
+  resourcePermissions,
+} from '@cowork/contract';
 import {
   illegalMoveMessage,
   orderActionBody,
   orderActions,
   orderDetail,
   orderPaths,
+  orderStatusOptions,
+  payMethodOptions,
   referrerPhoneBody,
   teamCardOrder,
   userCardOrder,
@@ -24,7 +33,15 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { orderEvents, orders, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { crudModule } from '../../lib/crud.ts';
+import { crudModule, searchConditions } from '../../lib/crud.ts';
+import {
+  keysetBatches,
+  labelOf,
+  sendExcel,
+  shanghaiTime,
+  yuanColumn,
+  type ExcelColumn,
+} from '../../lib/excel-export.ts';
 import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
 import { toIso } from '../../lib/time.ts';
 
@@ -73,6 +90,36 @@ const paySet = (resource: OrderResource) => ({
     : {}),
 });
 
+/** The columns of an order export; card orders add the card, meeting cards their balance. */
+function exportColumns(resource: OrderResource): ExcelColumn<Order>[] {
+  const snapshot = (order: Order) => (order.productSnapshot ?? {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  return [
+    { header: '订单号', value: (o) => o.orderNo, width: 22 },
+    { header: '会员手机号', value: (o) => o.memberPhone, width: 14 },
+    { header: '产品', value: (o) => text(snapshot(o).name), width: 24 },
+    { header: '楼宇', value: (o) => text(snapshot(o).buildingName), width: 20 },
+    { header: '数量', value: (o) => o.quantity, width: 8 },
+    yuanColumn('订单金额(元)', (o) => o.amountFen),
+    yuanColumn('优惠(元)', (o) => o.discountFen),
+    yuanColumn('实付(元)', (o) => o.paidFen),
+    { header: '支付方式', value: (o) => labelOf(payMethodOptions, o.payMethod) },
+    { header: '状态', value: (o) => labelOf(orderStatusOptions, o.status), width: 10 },
+    { header: '推荐人手机号', value: (o) => o.referrerPhone, width: 14 },
+    { header: '下单时间', value: (o) => shanghaiTime(o.createdAt), width: 20 },
+    { header: '支付时间', value: (o) => shanghaiTime(o.paidAt), width: 20 },
+    ...(resource.card
+      ? [
+          { header: '卡号', value: (o: Order) => o.cardNo, width: 22 },
+          { header: '生效时间', value: (o: Order) => shanghaiTime(o.validFrom), width: 20 },
+          { header: '到期时间', value: (o: Order) => shanghaiTime(o.validTo), width: 20 },
+        ]
+      : []),
+    ...(resource.kind === 'team-card' ? [yuanColumn<Order>('余额(元)', (o) => o.balanceFen)] : []),
+    { header: '备注', value: (o) => o.remark, width: 30 },
+  ];
+}
+
 export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
   const paths = orderPaths(resource);
   const permissions = resourcePermissions(resource);
@@ -80,20 +127,18 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
   const tags = [resource.key];
   const ofKind = eq(orders.kind, resource.kind);
   const missing = () => notFound(resourceMessages.notFound(resource));
+  const columns = exportColumns(resource);
 
-  const page = crudModule({
-    resource,
-    table: orders,
-    present,
-    where(request) {
-      // The date-range rule: both ends or neither.
-      const { createdAtFrom, createdAtTo } = request.query as Record<string, string | undefined>;
-      if (!createdAtFrom !== !createdAtTo) {
-        throw badRequest(fieldInvalid(resource.fields.createdAt.label, messages.dateRangeRequired));
-      }
-      return ofKind;
-    },
-  });
+  /** This kind's orders, after the date-range rule (both ends or neither); page and export share it. */
+  function kindWithin(request: FastifyRequest) {
+    const { createdAtFrom, createdAtTo } = request.query as Record<string, string | undefined>;
+    if (!createdAtFrom !== !createdAtTo) {
+      throw badRequest(fieldInvalid(resource.fields.createdAt.label, messages.dateRangeRequired));
+    }
+    return ofKind;
+  }
+
+  const page = crudModule({ resource, table: orders, present, where: kindWithin });
 
   async function detailOf(db: Executor, order: Order) {
     const events = await db
@@ -188,6 +233,39 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
         },
       },
       async (request) => ok(await detailOf(app.db, await load(app.db, request.params.id))),
+    );
+
+    r.get(
+      paths.export,
+      {
+        config: { permission: permissions.view, fieldLabels },
+        schema: {
+          tags,
+          summary: `导出${resource.label}（Excel，条件同分页列表，不分页）`,
+          querystring: pageQuerySchema(resource),
+        },
+      },
+      async (request, reply) => {
+        // Filters are checked here, so a bad one is still a 400 before the download starts.
+        const conditions = [
+          ...searchConditions(resource, orders, request.query as Record<string, unknown>),
+          kindWithin(request),
+        ];
+        const day = shanghaiTime(new Date())!.slice(0, 10).replaceAll('-', '');
+        return sendExcel(reply, {
+          fileName: `${resource.label}-${day}.xlsx`,
+          sheetName: resource.label,
+          columns,
+          rows: keysetBatches((beforeId, limit) =>
+            app.db
+              .select()
+              .from(orders)
+              .where(and(...conditions, beforeId === undefined ? undefined : lt(orders.id, beforeId)))
+              .orderBy(desc(orders.id))
+              .limit(limit),
+          ),
+        });
+      },
     );
 
     if (resource.card) {

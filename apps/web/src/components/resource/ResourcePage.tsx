@@ -53,8 +53,8 @@ export interface ResourcePageProps<F extends Fields> {
   extraColumns?: TableColumnsType<ResourceRecord>;
   /** Extra buttons in a row's actions. */
   rowActions?: (record: ResourceRecord) => ReactNode;
-  /** Extra buttons in the toolbar. */
-  toolbar?: ReactNode;
+  /** Extra buttons in the toolbar; a function gets the filters in effect (e.g. for an export). */
+  toolbar?: ReactNode | ((filters: Record<string, unknown>) => ReactNode);
   /** Extra form items at the end of the edit drawer. */
   formExtra?: ReactNode;
   /**
@@ -128,6 +128,12 @@ function ReferenceCell({ field, value }: { field: Field; value: unknown }) {
   const labels = useMemo(() => new Map(options.data?.map((o) => [o.value, o.label])), [options.data]);
   return <FieldCell field={field} value={value} labels={labels} />;
 }
+
+/** The filters of a page query without its paging and sorting, with the page's fixed filters. */
+const filtersOf = (query: Record<string, unknown>, fixed: Record<string, unknown>) => {
+  const { current: _current, size: _size, sortField: _sortField, sortOrder: _sortOrder, ...filters } = query;
+  return { ...filters, ...fixed };
+};
 
 export function ResourcePage<F extends Fields>({
   resource,
@@ -346,7 +352,7 @@ export function ResourcePage<F extends Fields>({
               </Button>
             </Popconfirm>
           )}
-          {toolbar}
+          {typeof toolbar === 'function' ? toolbar(filtersOf(query, fixedFilters)) : toolbar}
         </Toolbar>
         {summary?.(searchFilters({ ...query, ...fixedFilters }))}
         <Table<ResourceRecord>
