@@ -1,20 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { demo, signIn } from './helpers';
+import { choose, demo, signIn } from './helpers';
 import { leaveHeader, walkCrudScreen, type Entries } from './resource';
 
 type Scope = ReturnType<Page['getByRole']>;
-
-/** Picks options of an antd Select (one, or several in a multi-select) in a scope by its label. */
-const choose =
-  (page: Page, label: string, ...options: string[]) =>
-  async (scope: Scope) => {
-    await scope.getByLabel(label, { exact: true }).click();
-    const dropdown = page.locator('.ant-select-dropdown:visible');
-    for (const option of options) await dropdown.getByTitle(option, { exact: true }).click();
-    // A multi-select keeps its dropdown open: close it so it covers nothing.
-    if (await dropdown.isVisible()) await page.keyboard.press('Escape');
-    await expect(dropdown).toBeHidden();
-  };
 
 async function fillForm(scope: Scope, entries: Entries) {
   for (const [label, value] of Object.entries(entries)) {

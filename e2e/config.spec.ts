@@ -1,13 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
-import { cookie, demo, signIn } from './helpers';
+import { expect, test } from '@playwright/test';
+import { choose, cookie, demo, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
-
-/** Picks an option of an antd Select in a form scope by its label. */
-const choose =
-  (page: Page, label: string, option: string) => async (scope: ReturnType<Page['getByRole']>) => {
-    await scope.getByLabel(label, { exact: true }).click();
-    await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
-  };
 
 test.describe('系统配置 screens as 超级管理员', () => {
   test.beforeEach(async ({ page }) => signIn(page, demo.admin));

@@ -48,11 +48,24 @@ export async function removeRow(page: Page, row: Locator) {
     .click();
 }
 
-/** Picks an option of an antd Select in a form scope (a drawer, the search form) by its label. */
-export const choose = (page: Page, label: string, option: string) => async (scope: Locator) => {
-  await scope.getByLabel(label, { exact: true }).click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
-};
+/**
+ * Picks options of an antd Select in a form scope (a drawer, the search form) by its label. A
+ * dropdown opened while a drawer is still handing focus back closes again, so opening and picking
+ * the first option is retried until it takes; a multi-select's dropdown is closed afterwards.
+ */
+export const choose =
+  (page: Page, label: string, ...options: string[]) =>
+  async (scope: Locator) => {
+    const dropdown = page.locator('.ant-select-dropdown:visible');
+    const [first, ...rest] = options;
+    await expect(async () => {
+      if (!(await dropdown.isVisible())) await scope.getByLabel(label, { exact: true }).click();
+      await dropdown.getByTitle(first, { exact: true }).click({ timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
+    for (const option of rest) await dropdown.getByTitle(option, { exact: true }).click();
+    if (await dropdown.isVisible()) await page.keyboard.press('Escape');
+    await expect(dropdown).toBeHidden();
+  };
 
 let workbookFolder: string | undefined;
 

@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { demo, signIn } from './helpers';
+import { expect, test, type Locator } from '@playwright/test';
+import { choose, demo, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
 
 /** A 1×1 PNG for the logo upload. */
@@ -7,12 +7,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
-
-/** Picks an option of an antd Select in a form scope by its label. */
-const choose = (page: Page, label: string, option: string) => async (scope: Locator) => {
-  await scope.getByLabel(label, { exact: true }).click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
-};
 
 /** Types a moment into the date picker of a form item found by its label, and confirms it. */
 const pickTime = (label: string, value: string) => async (scope: Locator) => {

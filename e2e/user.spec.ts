@@ -1,13 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { cookie, demo, signIn } from './helpers';
+import { choose, cookie, demo, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
-
-/** Picks an option of an antd Select in a form scope by its label. */
-const choose =
-  (page: Page, label: string, option: string) => async (scope: ReturnType<Page['getByRole']>) => {
-    await scope.getByLabel(label, { exact: true }).click();
-    await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
-  };
 
 /** Creates a staff account through the API with the signed-in admin's token. */
 async function createStaff(page: Page, body: Record<string, unknown>) {
