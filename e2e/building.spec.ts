@@ -55,8 +55,7 @@ test.describe('楼宇管理 screens as 超级管理员', () => {
 
     // The search form offers the cities that have buildings: 上海市 now has three.
     const search = page.locator('.resource-search');
-    await search.getByLabel('城市', { exact: true }).click();
-    await page.locator('.ant-select-dropdown:visible').getByTitle('上海市（3）', { exact: true }).click();
+    await choose(page, '城市', '上海市（3）')(search);
     await search.getByRole('button', { name: /查\s*询/ }).click();
     await expect(page.getByText('共 3 条')).toBeVisible();
     await expect(page.getByRole('row').filter({ hasText: '北京市' })).toHaveCount(0);
