@@ -58,11 +58,15 @@ export const choose =
   async (scope: Locator) => {
     const dropdown = page.locator('.ant-select-dropdown:visible');
     const [first, ...rest] = options;
+    // A previous pick's dropdown must finish closing first, or its options would be searched.
+    await expect(dropdown).toBeHidden();
     await expect(async () => {
       if (!(await dropdown.isVisible())) await scope.getByLabel(label, { exact: true }).click();
       await dropdown.getByTitle(first, { exact: true }).click({ timeout: 2_000 });
     }).toPass({ timeout: 20_000 });
     for (const option of rest) await dropdown.getByTitle(option, { exact: true }).click();
+    // A single select closes by itself; a multi-select stays open: close it so it covers nothing.
+    await dropdown.waitFor({ state: 'hidden', timeout: 1_000 }).catch(() => undefined);
     if (await dropdown.isVisible()) await page.keyboard.press('Escape');
     await expect(dropdown).toBeHidden();
   };
