@@ -705,10 +705,20 @@ export const orders = pgTable(
     validFrom: timestamptz('valid_from'),
     validTo: timestamptz('valid_to'),
     balanceFen: integer('balance_fen'),
+    /** The meeting-card order (kind team-card) whose balance paid this booking, if any. */
+    cardOrderId: integer('card_order_id').references((): AnyPgColumn => orders.id, { onDelete: 'restrict' }),
+    /** The invoice request covering this order; cleared when that request is rejected. */
+    invoiceId: integer('invoice_id').references((): AnyPgColumn => invoices.id, { onDelete: 'set null' }),
     ...authored(),
   },
   (t) => [
     uniqueIndex('orders_order_no_key').on(t.orderNo),
+    // Booking overlap checks look up one room's orders by time.
+    index('orders_booking_idx').on(t.kind, t.productId, t.startAt),
+    // The dashboard and the share list count paid orders by payment time.
+    index('orders_paid_idx').on(t.paidAt),
+    index('orders_card_order_idx').on(t.cardOrderId),
+    index('orders_invoice_idx').on(t.invoiceId),
     uniqueIndex('orders_card_no_key').on(t.cardNo),
     // Every list is one kind, newest first; the other filters narrow it.
     index('orders_kind_created_idx').on(t.kind, t.createdAt),
@@ -744,4 +754,51 @@ export const orderEvents = pgTable(
     at: timestamptz('at').notNull().defaultNow(),
   },
   (t) => [index('order_events_order_idx').on(t.orderId, t.at)],
+);
+
+export const invoiceKindValues = ['invoice', 'tripartite'] as const;
+export const invoiceStatusValues = ['pending', 'issued', 'rejected'] as const;
+export const invoiceTitleTypeValues = ['personal', 'company'] as const;
+export const invoiceTypeValues = ['normal', 'special'] as const;
+
+/**
+ * Invoice requests: 经营发票 (kind invoice, the operator's own orders) and 机场贵宾厅发票 (kind
+ * tripartite, airport orders). The orders covered point back through orders.invoice_id, which is
+ * what makes "an order is invoiced at most once" hold under concurrent requests.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind', { enum: invoiceKindValues }).notNull(),
+    /** The order kind every covered order shares. */
+    orderType: text('order_type', { enum: orderKindValues }).notNull(),
+    orderNos: jsonb('order_nos').$type<string[]>().notNull(),
+    memberPhone: text('member_phone'),
+    titleType: text('title_type', { enum: invoiceTitleTypeValues }).notNull(),
+    title: text('title').notNull(),
+    taxNo: text('tax_no'),
+    invoiceType: text('invoice_type', { enum: invoiceTypeValues }).notNull().default('normal'),
+    amountFen: integer('amount_fen').notNull(),
+    email: text('email'),
+    status: text('status', { enum: invoiceStatusValues }).notNull().default('pending'),
+    invoiceNo: text('invoice_no'),
+    fileUrl: text('file_url'),
+    issuedAt: timestamptz('issued_at'),
+    rejectReason: text('reject_reason'),
+    rejectedAt: timestamptz('rejected_at'),
+    remark: text('remark'),
+    ...authored(),
+  },
+  (t) => [
+    uniqueIndex('invoices_invoice_no_key').on(t.invoiceNo),
+    index('invoices_kind_created_idx').on(t.kind, t.createdAt),
+    index('invoices_kind_status_idx').on(t.kind, t.status),
+    check('invoices_amount_check', sql`${t.amountFen} > 0`),
+    check('invoices_kind_check', sql.raw(`kind in (${invoiceKindValues.map((v) => `'${v}'`).join(', ')})`)),
+    check(
+      'invoices_status_check',
+      sql.raw(`status in (${invoiceStatusValues.map((v) => `'${v}'`).join(', ')})`),
+    ),
+  ],
 );
