@@ -127,6 +127,16 @@ describe('机场贵宾厅 init, prices and publishing', () => {
     expect(log.body.data.total).toBe(4);
   });
 
+  test('concurrent inits create each missing lounge once', async () => {
+    await saveAirports(t, [{ code: 'CTU', city: '成都', airportName: '成都双流国际机场' }]);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => call<{ created: number }>('POST', airportProductInitPath)),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.reduce((sum, a) => sum + a.body.data.created, 0)).toBe(1);
+    expect((await products()).filter((p) => p.airportCode === 'CTU')).toHaveLength(1);
+  });
+
   test('a ¥0 product cannot be published (400 naming 价格); priced, it can', async () => {
     const pek = (await products()).find((p) => p.airportCode === 'PEK')!;
     const refused = await call('PUT', paths.editPublished, { id: pek.id, published: true });

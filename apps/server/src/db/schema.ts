@@ -537,31 +537,40 @@ export const buildingChargePersons = pgTable('building_charge_persons', {
 export const userCardTypeValues = ['day', 'month', 'times'] as const;
 
 /** 会员卡 (user-card): day, month or times passes valid in the listed buildings. */
-export const userCards = pgTable('user_cards', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  cardType: text('card_type', { enum: userCardTypeValues }).notNull(),
-  validDays: integer('valid_days').notNull(),
-  /** Entries of a times card; null for day and month cards. */
-  times: integer('times'),
-  priceFen: integer('price_fen').notNull(),
-  buildingIds: ids('building_ids'),
-  description: text('description'),
-  published: boolean('published').notNull().default(false),
-  ...authored(),
-});
+export const userCards = pgTable(
+  'user_cards',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    cardType: text('card_type', { enum: userCardTypeValues }).notNull(),
+    validDays: integer('valid_days').notNull(),
+    /** Entries of a times card; null for day and month cards. */
+    times: integer('times'),
+    priceFen: integer('price_fen').notNull(),
+    buildingIds: ids('building_ids'),
+    description: text('description'),
+    published: boolean('published').notNull().default(false),
+    ...authored(),
+  },
+  // crud.ts answers a taken name with a friendly 409; the index holds it under concurrent saves.
+  (t) => [uniqueIndex('user_cards_name_lower_key').on(sql`lower(${t.name})`)],
+);
 
 /** 会议卡 (team-card): a stored-value card spent on meeting rooms in the listed buildings. */
-export const teamCards = pgTable('team_cards', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  faceValueFen: integer('face_value_fen').notNull(),
-  priceFen: integer('price_fen').notNull(),
-  validDays: integer('valid_days').notNull(),
-  buildingIds: ids('building_ids'),
-  published: boolean('published').notNull().default(false),
-  ...authored(),
-});
+export const teamCards = pgTable(
+  'team_cards',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    faceValueFen: integer('face_value_fen').notNull(),
+    priceFen: integer('price_fen').notNull(),
+    validDays: integer('valid_days').notNull(),
+    buildingIds: ids('building_ids'),
+    published: boolean('published').notNull().default(false),
+    ...authored(),
+  },
+  (t) => [uniqueIndex('team_cards_name_lower_key').on(sql`lower(${t.name})`)],
+);
 
 export const seatTypeValues = ['fixed', 'flexible'] as const;
 export const seatGoodsUnitValues = ['day', 'month'] as const;

@@ -4,7 +4,7 @@
  * carry the airport's city and name; a product must name a configured airport and cannot be
  * published at ¥0.
  */
-import { eq, inArray, isNull } from 'drizzle-orm';
+import { eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { labelsOf, resourcePermissions } from '@cowork/contract';
@@ -60,6 +60,9 @@ const crud = crudModule({
 /** Creates the missing products in one transaction, each audited; answers how many. */
 async function initProducts(db: Database, request: FastifyRequest) {
   return db.transaction(async (tx) => {
+    // An airport may hold several lounges, so no unique index can stop two concurrent inits from
+    // both creating the missing ones: they take turns on this lock instead.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('airport-product-init'))`);
     const missing = await tx
       .select({ code: airportCodes.code, city: airportCodes.city, airportName: airportCodes.airportName })
       .from(airportCodes)

@@ -1,0 +1,2 @@
+CREATE UNIQUE INDEX "team_cards_name_lower_key" ON "team_cards" USING btree (lower("name"));--> statement-breakpoint
+CREATE UNIQUE INDEX "user_cards_name_lower_key" ON "user_cards" USING btree (lower("name"));
