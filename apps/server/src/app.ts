@@ -19,7 +19,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { AppError } from './lib/http.ts';
 import { registerAuth } from './plugins/auth.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerSwagger } from './plugins/swagger.ts';
 import { registerWeb } from './plugins/web.ts';
 
@@ -88,6 +88,7 @@ export async function buildApp({ config, db, logger }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? loggerOptions(config),
     trustProxy: config.trustProxy,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   // Clients often send `Content-Type: application/json` on a body-less DELETE or POST; that is no body,

@@ -68,6 +68,14 @@ describe('envelope and errors', () => {
     }
   });
 
+  test("a malformed %-escape in the path is a 400 envelope, not the framework's own body", async () => {
+    for (const url of ['/api/user/admin/v1/sso-user/detail/%E0%A4%A', '/api/x%zz', '/login%zz']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json()).toEqual({ code: 400, msg: messages.badUrl, data: null });
+    }
+  });
+
   test('malformed JSON and unsupported content types are enveloped', async () => {
     const admin = await t.auth(...demo.admin);
     const bad = await t.app.inject({

@@ -27,6 +27,7 @@ export const messages = {
   accountDisabled: '该账号已被停用，请联系管理员',
   notFound: '请求的资源不存在，请检查地址后重试',
   routeNotFound: '接口不存在，请检查请求地址',
+  badUrl: '请求地址中有无法识别的字符，请检查链接后重试',
   conflict: '数据已被修改或已存在，请刷新后重试',
   ok: '操作成功',
   // Validation messages of spec point 5.

@@ -2,7 +2,7 @@
  * One error handler: every failure leaves as the envelope with the HTTP status as its code and a
  * Chinese msg. 5xx details (stack, SQL) go to the log only.
  */
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { fieldInvalid, fieldLabels, messages } from '@cowork/contract';
 import { AppError, failure } from '../lib/http.ts';
@@ -76,6 +76,15 @@ const CONFLICT_STATES = new Set(['23505', '23503']);
 
 export const isApiPath = (url: string) =>
   url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+
+/**
+ * Errors the router raises before any route or hook runs (a malformed %-escape in the path):
+ * Fastify's `frameworkErrors` option, answered with the same envelope as every other 400.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  request.log.info({ err: error }, 'request refused');
+  void reply.code(400).send(failure(400, messages.badUrl));
+}
 
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply) => {
