@@ -36,7 +36,7 @@ async function makeFixtures(t: TestApp): Promise<Fixtures> {
   return {
     building: await save(building.base, { ...place, name: '测试楼宇', floors: ['8F', '9F'] }),
     flatBuilding: await save(building.base, { ...place, name: '无楼层楼宇' }),
-    facility: await save(brightPoint.base, { kind: 'facility', name: '投影仪' }),
+    facility: await save(brightPoint.base, { kind: 'facility', name: '投影仪', published: true }),
     highlight: await save(brightPoint.base, { kind: 'highlight', name: '地铁直达' }),
   };
 }
@@ -156,6 +156,30 @@ describe('会议室 and 活动场地 rules beyond the mechanism', () => {
     );
     expect(twice.status, twice.body.msg).toBe(200);
     expect(twice.body.data.facilityIds).toEqual([ids.facility]);
+  });
+
+  test('an unpublished facility cannot be added (400 naming 设施), but one the room has may stay', async () => {
+    const screen = await call('POST', resourcePaths(brightPoint).save, {
+      kind: 'facility',
+      name: '电子白板',
+    });
+    const screenId = (screen.body.data as { id: number }).id;
+    const refused = await save(officeStation, station({ name: '白板室', facilityIds: [screenId] }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toContain('设施');
+    expect(refused.body.msg).toContain('电子白板');
+
+    await call('PUT', resourcePaths(brightPoint).editPublished, { id: screenId, published: true });
+    const room = await save(officeStation, station({ name: '白板室', facilityIds: [screenId] }));
+    expect(room.status, room.body.msg).toBe(200);
+    await call('PUT', resourcePaths(brightPoint).editPublished, { id: screenId, published: false });
+    const roomId = (room.body.data as { id: number }).id;
+    const kept = await call('PUT', resourcePaths(officeStation).edit, {
+      id: roomId,
+      capacity: 8,
+      facilityIds: [screenId],
+    });
+    expect(kept.status, kept.body.msg).toBe(200);
   });
 
   test('the shortest booking is at least 15 minutes and a multiple of 15: 400 naming 最短预订时长', async () => {

@@ -39,7 +39,12 @@ async function checkStation(values: Values, { tx, existing }: WriteContext): Pro
     const ids = [...new Set(values.facilityIds as number[])];
     const found = ids.length
       ? await tx
-          .select({ id: buildingBrightPoints.id, kind: buildingBrightPoints.kind })
+          .select({
+            id: buildingBrightPoints.id,
+            kind: buildingBrightPoints.kind,
+            name: buildingBrightPoints.name,
+            published: buildingBrightPoints.published,
+          })
           .from(buildingBrightPoints)
           .where(inArray(buildingBrightPoints.id, ids))
       : [];
@@ -49,6 +54,15 @@ async function checkStation(values: Values, { tx, existing }: WriteContext): Pro
           labels.facilityIds,
           '所选设施不存在或不是设施（亮点不能作为设施），请在「设施配置」中确认后重新选择',
         ),
+      );
+    }
+    // As the form offers only published facilities; one the room already has may stay after
+    // being unpublished, so editing other fields never forces staff to drop it.
+    const kept = new Set((existing?.facilityIds as number[] | undefined) ?? []);
+    const hidden = found.find((p) => !p.published && !kept.has(p.id));
+    if (hidden) {
+      throw badRequest(
+        fieldInvalid(labels.facilityIds, `「${hidden.name}」未上架，请先在「设施配置」中上架后再选择`),
       );
     }
     values.facilityIds = ids;
