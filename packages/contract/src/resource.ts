@@ -70,6 +70,11 @@ export interface Field<S extends z.ZodType = z.ZodType> {
   /** Hint under the form input. */
   help?: string;
   /**
+   * In the form only while another field holds one of these values (次数 for times cards); when
+   * hidden the form sends null, so switching the other field clears it.
+   */
+  shownWhen?: { field: string; in: readonly string[] };
+  /**
    * A personal or financial number (ID card, bank account): how it reads when it must not be shown
    * in full. The audit log always keeps it masked; modules mask answers by the caller's rights.
    */

@@ -23,12 +23,10 @@ export const userCard = defineResource({
     name: field.text('名称', { max: 50, search: 'like', unique: true }),
     cardType: field.enumeration('卡类型', userCardTypes),
     validDays: field.integer('有效天数', { min: 1, max: 3650, sortable: true, help: '购卡后多少天内有效' }),
-    times: field.integer('次数', {
-      min: 1,
-      max: 1000,
-      optional: true,
-      help: '次卡可使用的次数；日卡和月卡不填',
-    }),
+    times: {
+      ...field.integer('次数', { min: 1, max: 1000, optional: true, help: '次卡可使用的次数' }),
+      shownWhen: { field: 'cardType', in: ['times'] },
+    },
     priceFen: field.money('售价'),
     buildingIds: cardBuildingIds(),
     description: field.textarea('说明', { max: 500, optional: true }),

@@ -382,24 +382,25 @@ export function ResourcePage<F extends Fields>({
           form={editForm}
           name={`${resource.key}-edit`}
           layout="vertical"
-          onFinish={(values: Record<string, unknown>) => save.mutate(values)}
+          onFinish={(values: Record<string, unknown>) => save.mutate(withHiddenCleared(writable, values))}
           preserve={false}
         >
           {writable.map(([key, f]) =>
             key in formItems ? (
               <Fragment key={key}>{formItems[key]}</Fragment>
             ) : (
-              <Form.Item
-                key={key}
-                name={key}
-                label={f.label}
-                extra={f.help}
-                required={!f.schema.safeParse(undefined).success}
-                rules={[schemaRule(f)]}
-                initialValue={editing === 'new' ? defaultOf(f) : undefined}
-              >
-                {inputs[key] ?? <FieldInput field={f} />}
-              </Form.Item>
+              <ShownWhen key={key} field={f}>
+                <Form.Item
+                  name={key}
+                  label={f.label}
+                  extra={f.help}
+                  required={!f.schema.safeParse(undefined).success}
+                  rules={[schemaRule(f)]}
+                  initialValue={editing === 'new' ? defaultOf(f) : undefined}
+                >
+                  {inputs[key] ?? <FieldInput field={f} />}
+                </Form.Item>
+              </ShownWhen>
             ),
           )}
           {formExtra}
@@ -407,6 +408,27 @@ export function ResourcePage<F extends Fields>({
       </EditDrawer>
     </Space>
   );
+}
+
+/** A field with `shownWhen` renders only while the other field holds one of the listed values. */
+function ShownWhen({ field, children }: { field: Field; children: ReactElement }) {
+  const when = field.shownWhen;
+  if (!when) return children;
+  return (
+    <Form.Item noStyle dependencies={[when.field]}>
+      {({ getFieldValue }) => (when.in.includes(getFieldValue(when.field) as string) ? children : null)}
+    </Form.Item>
+  );
+}
+
+/** Hidden `shownWhen` fields are sent as null, so a value they held before is cleared. */
+function withHiddenCleared(writable: [string, Field][], values: Record<string, unknown>) {
+  const cleared = { ...values };
+  for (const [key, f] of writable) {
+    const when = f.shownWhen;
+    if (when && !when.in.includes(values[when.field] as string)) cleared[key] = null;
+  }
+  return cleared;
 }
 
 /** The filters of a paged query: everything but paging and sorting. */
