@@ -348,6 +348,11 @@ describe('seat specifics', () => {
       const text = JSON.stringify(help.getSheetValues());
       expect(text).toContain('固定工位、灵活工位');
       expect(text).toContain('栖舍·西溪');
+      // The 楼层 row lists each building's floors (国贸中心 is 16F in the import below).
+      const floorRow = help
+        .getSheetValues()
+        .find((row) => Array.isArray(row) && row[1] === '楼层') as unknown[];
+      expect(String(floorRow[3])).toMatch(/氪空间·国贸中心：[^；]*16F/);
     });
 
     test('a good file is imported whole: every row in, money in fen, labels as values, audited', async () => {

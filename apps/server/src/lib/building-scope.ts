@@ -7,7 +7,7 @@
  *   const scope = buildingScope(userCards.buildingIds, '适用楼宇');
  *   crudModule({ ..., where: scope.where, prepare: (values, { tx }) => scope.check(values, tx) });
  */
-import { arrayContains, eq, inArray } from 'drizzle-orm';
+import { arrayContains, asc, eq, inArray } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { fieldInvalid } from '@cowork/contract';
@@ -94,4 +94,14 @@ export async function checkBuildingFloor(
   if (!floors.includes(place.floor)) {
     throw badRequest(fieldInvalid(labels.floor, `该楼宇没有“${place.floor}”，请从 ${list} 中选择`));
   }
+}
+
+/** For an import template's 说明 sheet: each building's floors, so the 楼层 column can be filled. */
+export async function floorsNote(request: FastifyRequest): Promise<string> {
+  const rows = await request.server.db
+    .select({ name: buildings.name, floors: buildings.floors })
+    .from(buildings)
+    .orderBy(asc(buildings.name));
+  const lines = rows.map((b) => `${b.name}：${b.floors?.length ? b.floors.join('、') : '无楼层（留空）'}`);
+  return lines.length ? `各楼宇的楼层——${lines.join('；')}` : '';
 }

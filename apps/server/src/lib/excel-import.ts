@@ -56,6 +56,8 @@ export interface ExcelImportOptions<F extends Fields> extends Pick<
    * (e.g. only the facilities among the bright points).
    */
   choices?: Partial<Record<keyof F & string, (request: FastifyRequest) => Promise<ListOption[]>>>;
+  /** Notes on a column for the template's 说明 sheet that depend on the data (a building's floors). */
+  notes?: Partial<Record<keyof F & string, (request: FastifyRequest) => Promise<string>>>;
 }
 
 /** Kinds a cell cannot hold (uploads, formatted articles, secrets). */
@@ -247,6 +249,7 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
     help.getRow(1).font = { bold: true };
     for (const c of columns) {
       const names = choices.get(c.key)?.map((o) => o.label);
+      const dataNote = await options.notes?.[c.key as keyof F & string]?.(request);
       const notes = [
         c.field.options && `可选值：${c.field.options.map((o) => o.label).join(IMPORT_LIST_SEPARATOR)}`,
         c.field.kind === 'boolean' && '填 是 或 否',
@@ -256,6 +259,7 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
         c.field.kind === 'tags' && `可填多个，用“${IMPORT_LIST_SEPARATOR}”分隔`,
         names && `可选值：${names.join(IMPORT_LIST_SEPARATOR)}`,
         c.field.help,
+        dataNote,
       ].filter(Boolean);
       help.addRow({ header: c.header, required: isRequired(c.field) ? '是' : '否', note: notes.join('；') });
     }

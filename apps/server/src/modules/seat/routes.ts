@@ -23,7 +23,7 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { hallSeatGoods, hallSeats, officeSeatGoods, officeSeats } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { checkBuildingFloor } from '../../lib/building-scope.ts';
+import { checkBuildingFloor, floorsNote } from '../../lib/building-scope.ts';
 import { soldProduct } from '../../lib/in-use.ts';
 import { crudModule, type CrudOptions } from '../../lib/crud.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
@@ -116,6 +116,7 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
     await app.register(
       excelImportRoutes({
         ...options,
+        notes: { floor: floorsNote },
         example: {
           floor: '8F',
           code: 'A区-01',

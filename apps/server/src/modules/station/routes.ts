@@ -12,7 +12,7 @@ import { fieldInvalid, labelsOf } from '@cowork/contract';
 import { activityStation, officeStation, type StationResource } from '@cowork/contract/resources/station';
 import { activityStations, buildingBrightPoints, officeStations } from '../../db/schema.ts';
 import { crudModule, type CrudOptions, type ResourceTable, type WriteContext } from '../../lib/crud.ts';
-import { checkBuildingFloor } from '../../lib/building-scope.ts';
+import { checkBuildingFloor, floorsNote } from '../../lib/building-scope.ts';
 import { soldProduct } from '../../lib/in-use.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest } from '../../lib/http.ts';
@@ -110,6 +110,7 @@ function stationRoutes(resource: StationResource, table: ResourceTable): Fastify
   const excelImport = excelImportRoutes({
     ...options,
     choices: { facilityIds: facilityChoices },
+    notes: { floor: floorsNote },
     example: {
       name: '创想厅',
       floor: '8F',
