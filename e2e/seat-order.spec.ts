@@ -67,11 +67,12 @@ test.describe('订单管理: 工位订单 and 机场贵宾厅订单', () => {
     await expect(row).toContainText('已使用');
   });
 
-  test('大厅工位: the tab stays on reload; filter by phone, open the detail and cancel a pending order', async ({
+  test('大厅工位: the tab stays on reload; filter by phone, open the detail and refund a paid order', async ({
     page,
     request,
   }) => {
-    const order = await demoOrder(request, hallSeatOrder, 'pending');
+    // Paid rather than pending: the demo cancels unpaid orders after a day, so few stay pending.
+    const order = await demoOrder(request, hallSeatOrder, 'paid');
     await signIn(page, demo.caiwu);
     await page.goto('/order/seat');
     await page.getByRole('tab', { name: '大厅工位' }).click();
@@ -80,19 +81,22 @@ test.describe('订单管理: 工位订单 and 机场贵宾厅订单', () => {
     await expect(page.getByRole('tab', { name: '大厅工位', selected: true })).toBeVisible();
 
     const row = await findByPhone(page, hallSeatOrder, order);
-    await expect(row).toContainText('待支付');
+    await expect(row).toContainText('已支付');
     await row.getByRole('button', { name: '详情' }).click();
     const drawer = page.getByRole('dialog', { name: '大厅工位订单详情' });
     await expect(drawer).toContainText(order.orderNo);
-    await drawer.getByRole('button', { name: '取消订单' }).click();
-    const dialog = page.getByRole('dialog', { name: '取消订单' });
-    await dialog.getByLabel('原因').fill('会员未到店，取消预订（端到端测试）');
-    await dialog.getByRole('button', { name: '确认取消订单' }).click();
+    await drawer.getByRole('button', { name: /^退\s*款$/ }).click();
+    const dialog = page.getByRole('dialog', { name: '退款' });
+    await dialog.getByRole('button', { name: '确认退款' }).click();
+    await expect(dialog).toContainText('请填写原因');
+    await dialog.getByLabel('原因').fill('会员提前退租（端到端测试）');
+    await dialog.getByRole('button', { name: '确认退款' }).click();
     await expect(dialog).toBeHidden();
-    await expect(drawer.getByLabel('状态记录')).toContainText('待支付 → 已取消');
-    await expect(drawer.getByLabel('状态记录')).toContainText('会员未到店，取消预订（端到端测试）');
+    await expect(drawer.getByLabel('状态记录')).toContainText('已支付 → 已退款');
+    await expect(drawer.getByLabel('状态记录')).toContainText('会员提前退租（端到端测试）');
+    await expect(drawer.getByLabel('状态记录')).toContainText(demo.caiwu.nickname);
     await page.keyboard.press('Escape');
-    await expect(row).toContainText('已取消');
+    await expect(row).toContainText('已退款');
   });
 
   test('机场贵宾厅订单: airport columns and filter instead of building, a read-only detail', async ({

@@ -15,6 +15,7 @@ import {
   type OrderDetail,
   type OrderRecord,
   type OrderStatus,
+  userCardOrder,
 } from '@cowork/contract/resources/order';
 import { auditLogs, buildings, members, orderEvents, orders } from '../src/db/schema.ts';
 import { buildTestApp, callApi, createRole, createUser, demo, type TestApp } from './helper.ts';
@@ -120,6 +121,8 @@ describe('seat orders (office-seat-order, hall-seat-order)', () => {
     // The period is a column of seat lists, not of card lists.
     expect(officeSeatOrder.fields.startAt.list).toBe(true);
     expect(officeSeatOrder.fields.quantity.list).toBe(true);
+    expect(userCardOrder.fields.startAt.list).toBe(false);
+    expect(userCardOrder.fields.airportCode.list).toBe(false);
   });
 
   test('page filters by order number, phone, building, status, pay method and created date range', async () => {
