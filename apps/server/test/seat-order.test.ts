@@ -11,11 +11,11 @@ import {
   orderActions,
   orderPaths,
   orderStatusOptions,
+  userCardOrder,
   type OrderAction,
   type OrderDetail,
   type OrderRecord,
   type OrderStatus,
-  userCardOrder,
 } from '@cowork/contract/resources/order';
 import { auditLogs, buildings, members, orderEvents, orders } from '../src/db/schema.ts';
 import { buildTestApp, callApi, createRole, createUser, demo, type TestApp } from './helper.ts';

@@ -17,7 +17,9 @@ import {
   type Field,
 } from '@cowork/contract';
 import {
+  hallSeatOrder,
   illegalMoveMessage,
+  officeSeatOrder,
   orderActionBody,
   orderActions,
   orderDetail,
@@ -25,8 +27,6 @@ import {
   orderStatusOptions,
   payMethodOptions,
   referrerPhoneBody,
-  hallSeatOrder,
-  officeSeatOrder,
   snapshotOrderFields,
   teamCardOrder,
   userCardOrder,
@@ -52,7 +52,10 @@ import { toIso } from '../../lib/time.ts';
 type Order = typeof orders.$inferSelect;
 type Row = Record<string, unknown> & { id: number };
 
-/** The product name and building name (an airport order's lounge) shown in lists come from the product as sold. */
+/**
+ * The product name, building name and an airport order's airport, terminal and lounge shown in
+ * lists come from the product as sold.
+ */
 function present(row: Row): Row {
   const snapshot = (row.productSnapshot ?? {}) as Record<string, unknown>;
   return {
