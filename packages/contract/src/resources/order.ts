@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { messages } from '../messages.ts';
-import { defineResource, field, recordSchema, type ResourceDef } from '../resource.ts';
+import { defineResource, field, recordSchema, type Field, type ResourceDef } from '../resource.ts';
 import { phoneSchema } from '../validators.ts';
 
 export const orderStatusOptions = [
@@ -65,6 +65,10 @@ const orderFields = {
   orderNo: { ...field.text('订单号', { max: 32, search: 'eq' }), form: false },
   memberPhone: { ...field.phone('会员手机号', { search: 'eq' }), form: false },
   productName: { ...field.text('产品名称'), form: false },
+  // Airport orders: where the lounge is, from the product as sold (listed by airportOrder only).
+  airportCode: { ...field.text('机场', { optional: true }), form: false, list: false },
+  terminal: { ...field.text('航站楼', { optional: true }), form: false, list: false },
+  loungeName: { ...field.text('贵宾厅', { optional: true }), form: false, list: false },
   buildingId: {
     ...field.reference('楼宇', `${prefixes.building}/building/list`, { optional: true }),
     form: false,
@@ -72,6 +76,9 @@ const orderFields = {
   },
   buildingName: { ...field.text('楼宇'), form: false },
   quantity: { ...field.integer('数量'), form: false, list: false },
+  // The period a seat order (or a booking) covers; card lists leave it out.
+  startAt: { ...field.datetime('开始时间', { optional: true }), form: false, list: false },
+  endAt: { ...field.datetime('结束时间', { optional: true }), form: false, list: false },
   amountFen: { ...field.money('订单金额'), form: false },
   discountFen: { ...field.money('优惠金额'), form: false },
   paidFen: { ...field.money('实付金额'), form: false },
@@ -105,28 +112,44 @@ export interface OrderResource extends ResourceDef<OrderFields> {
   kind: OrderKind;
   /** Card orders answer detail/card-no and show the card number. */
   card: boolean;
+  /** Read-only orders (airport) answer page, detail and export only: no moves, no referrer edit. */
+  readOnly?: boolean;
 }
 
-/** An order resource (`user-card-order`) serving one kind of order under /api/order/admin/v1/. */
+/** Fields whose value is read from the product snapshot (a key of the same name), not a column. */
+export const snapshotOrderFields = ['airportCode', 'terminal', 'loungeName'] as const;
+
+/**
+ * An order resource (`user-card-order`) serving one kind of order, under /api/order/admin/v1/
+ * unless `prefix` says otherwise. `fields` adjusts how shared fields are listed and searched for
+ * this kind (e.g. `{ startAt: { list: true } }`); their values and schemas stay the same.
+ */
 export function defineOrder(def: {
   key: string;
   kind: OrderKind;
   label: string;
   permission: string;
   card?: boolean;
+  prefix?: string;
+  readOnly?: boolean;
+  fields?: { [K in keyof OrderFields]?: Pick<Field, 'list' | 'search'> };
 }): OrderResource {
+  const fields = Object.fromEntries(
+    Object.entries(orderFields).map(([key, f]) => [key, { ...f, ...def.fields?.[key as keyof OrderFields] }]),
+  ) as OrderFields;
   return {
     ...defineResource({
       key: def.key,
-      base: `${prefixes.order}/${def.key}`,
+      base: `${def.prefix ?? prefixes.order}/${def.key}`,
       label: def.label,
       permission: def.permission,
       actions: ['page'],
-      fields: orderFields,
+      fields,
       defaultSort: { field: 'createdAt', order: 'descend' },
     }),
     kind: def.kind,
     card: def.card ?? false,
+    ...(def.readOnly ? { readOnly: true } : {}),
   };
 }
 
@@ -208,7 +231,12 @@ export interface OrderRecord {
   productName: string | null;
   buildingId: number | null;
   buildingName: string | null;
+  airportCode: string | null;
+  terminal: string | null;
+  loungeName: string | null;
   quantity: number;
+  startAt: string | null;
+  endAt: string | null;
   amountFen: number;
   discountFen: number;
   paidFen: number;
@@ -232,3 +260,51 @@ export type OrderDetail = OrderRecord & {
   productSnapshot: Record<string, unknown>;
   events: OrderEvent[];
 };
+
+/** Seat orders cover a booked period of a number of units (days or months of the seat goods). */
+const seatOrderFields = {
+  quantity: { list: true },
+  startAt: { list: true },
+  endAt: { list: true },
+} as const;
+
+export const officeSeatOrder = defineOrder({
+  key: 'office-seat-order',
+  kind: 'office-seat',
+  label: '办公室工位订单',
+  permission: 'order:seat',
+  fields: seatOrderFields,
+});
+
+export const hallSeatOrder = defineOrder({
+  key: 'hall-seat-order',
+  kind: 'hall-seat',
+  label: '大厅工位订单',
+  permission: 'order:seat',
+  fields: seatOrderFields,
+});
+
+/** The two tabs of 工位订单, in order. */
+export const seatOrders = [officeSeatOrder, hallSeatOrder] as const;
+
+/**
+ * 机场贵宾厅订单: the spec lists only page and detail for airport orders (the lounge supplier
+ * settles them), so they are read-only here plus the Excel export every order list has. They have
+ * no building: the airport, terminal and lounge come from the product as sold, and the airport
+ * code replaces the building filter.
+ */
+export const airportOrder = defineOrder({
+  key: 'airport-order',
+  kind: 'airport',
+  label: '机场贵宾厅订单',
+  permission: 'order:airport',
+  prefix: prefixes.tripartite,
+  readOnly: true,
+  fields: {
+    airportCode: { list: true, search: 'eq' },
+    terminal: { list: true },
+    loungeName: { list: true },
+    buildingId: { search: undefined },
+    buildingName: { list: false },
+  },
+});

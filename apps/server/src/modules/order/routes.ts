@@ -14,9 +14,12 @@ import {
   pageQuerySchema,
   resourceMessages,
   resourcePermissions,
+  type Field,
 } from '@cowork/contract';
 import {
+  hallSeatOrder,
   illegalMoveMessage,
+  officeSeatOrder,
   orderActionBody,
   orderActions,
   orderDetail,
@@ -24,6 +27,7 @@ import {
   orderStatusOptions,
   payMethodOptions,
   referrerPhoneBody,
+  snapshotOrderFields,
   teamCardOrder,
   userCardOrder,
   type OrderAction,
@@ -48,13 +52,19 @@ import { toIso } from '../../lib/time.ts';
 type Order = typeof orders.$inferSelect;
 type Row = Record<string, unknown> & { id: number };
 
-/** The product name and building name shown in lists come from the product as sold. */
+/**
+ * The product name, building name and an airport order's airport, terminal and lounge shown in
+ * lists come from the product as sold.
+ */
 function present(row: Row): Row {
   const snapshot = (row.productSnapshot ?? {}) as Record<string, unknown>;
   return {
     ...row,
     productName: (snapshot.name as string | undefined) ?? null,
     buildingName: (snapshot.buildingName as string | undefined) ?? null,
+    ...Object.fromEntries(
+      snapshotOrderFields.map((key) => [key, (snapshot[key] as string | undefined) ?? null]),
+    ),
   };
 }
 
@@ -90,16 +100,34 @@ const paySet = (resource: OrderResource) => ({
     : {}),
 });
 
-/** The columns of an order export; card orders add the card, meeting cards their balance. */
+/**
+ * The columns of an order export: the listed snapshot fields (an airport order's airport, terminal
+ * and lounge) in place of the building when it is not listed, the period when it is listed; card
+ * orders add the card, meeting cards their balance.
+ */
 function exportColumns(resource: OrderResource): ExcelColumn<Order>[] {
   const snapshot = (order: Order) => (order.productSnapshot ?? {}) as Record<string, unknown>;
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  const listed = (key: keyof OrderResource['fields']) => (resource.fields[key] as Field).list !== false;
   return [
     { header: '订单号', value: (o) => o.orderNo, width: 22 },
     { header: '会员手机号', value: (o) => o.memberPhone, width: 14 },
     { header: '产品', value: (o) => text(snapshot(o).name), width: 24 },
-    { header: '楼宇', value: (o) => text(snapshot(o).buildingName), width: 20 },
+    ...snapshotOrderFields.filter(listed).map((key) => ({
+      header: resource.fields[key].label,
+      value: (o: Order) => text(snapshot(o)[key]),
+      width: 16,
+    })),
+    ...(listed('buildingName')
+      ? [{ header: '楼宇', value: (o: Order) => text(snapshot(o).buildingName), width: 20 }]
+      : []),
     { header: '数量', value: (o) => o.quantity, width: 8 },
+    ...(listed('startAt')
+      ? [
+          { header: '开始时间', value: (o: Order) => shanghaiTime(o.startAt), width: 20 },
+          { header: '结束时间', value: (o: Order) => shanghaiTime(o.endAt), width: 20 },
+        ]
+      : []),
     yuanColumn('订单金额(元)', (o) => o.amountFen),
     yuanColumn('优惠(元)', (o) => o.discountFen),
     yuanColumn('实付(元)', (o) => o.paidFen),
@@ -129,13 +157,23 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
   const missing = () => notFound(resourceMessages.notFound(resource));
   const columns = exportColumns(resource);
 
-  /** This kind's orders, after the date-range rule (both ends or neither); page and export share it. */
+  // Searched fields read from the product snapshot (an airport order's airport code), not columns.
+  const snapshotSearch = snapshotOrderFields.filter((key) => resource.fields[key].search === 'eq');
+
+  /**
+   * This kind's orders, after the date-range rule (both ends or neither) and the snapshot filters;
+   * page and export share it.
+   */
   function kindWithin(request: FastifyRequest) {
-    const { createdAtFrom, createdAtTo } = request.query as Record<string, string | undefined>;
+    const query = request.query as Record<string, string | undefined>;
+    const { createdAtFrom, createdAtTo } = query;
     if (!createdAtFrom !== !createdAtTo) {
       throw badRequest(fieldInvalid(resource.fields.createdAt.label, messages.dateRangeRequired));
     }
-    return ofKind;
+    const snapshotConditions = snapshotSearch
+      .filter((key) => query[key])
+      .map((key) => sql`upper(${orders.productSnapshot} ->> ${key}) = upper(${query[key]!.trim()})`);
+    return snapshotConditions.length ? and(ofKind, ...snapshotConditions)! : ofKind;
   }
 
   const page = crudModule({ resource, table: orders, present, where: kindWithin });
@@ -268,6 +306,9 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
       },
     );
 
+    // A read-only kind (airport) stops at page, detail and export.
+    if (resource.readOnly) return;
+
     if (resource.card) {
       r.get(
         `${paths.cardNo}/:cardNo`,
@@ -352,6 +393,8 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
 const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(orderModule(userCardOrder));
   await app.register(orderModule(teamCardOrder));
+  await app.register(orderModule(officeSeatOrder));
+  await app.register(orderModule(hallSeatOrder));
 };
 
 export default orderRoutes;

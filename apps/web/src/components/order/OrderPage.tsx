@@ -62,13 +62,22 @@ const snapshotLabels: Record<string, string> = {
   validDays: '有效天数',
   times: '可用次数',
   buildingName: '楼宇',
+  seatCode: '工位编号',
+  unit: '计价单位',
+  airportCode: '机场三字码',
+  airportCity: '城市',
+  airportName: '机场名称',
+  terminal: '航站楼',
+  loungeName: '贵宾厅名称',
 };
 const cardTypeLabels: Record<string, string> = { day: '日卡', month: '月卡', times: '次卡' };
+const unitLabels: Record<string, string> = { day: '按天', month: '按月' };
 
 function snapshotValue(key: string, value: unknown): ReactNode {
   if (value === null || value === undefined || value === '') return '—';
   if (key.endsWith('Fen') && typeof value === 'number') return formatYuan(value);
   if (key === 'cardType') return cardTypeLabels[String(value)] ?? String(value);
+  if (key === 'unit') return unitLabels[String(value)] ?? String(value);
   if (key === 'validDays') return `${String(value)} 天`;
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
@@ -189,7 +198,8 @@ function OrderDrawer({
   const paths = orderPaths(resource);
   const queryClient = useQueryClient();
   const { can } = usePermission();
-  const canEdit = can([resourcePermissions(resource).edit]);
+  // Read-only kinds (airport) have no moves and no referrer edit on the server either.
+  const canEdit = !resource.readOnly && can([resourcePermissions(resource).edit]);
   const [moving, setMoving] = useState<OrderAction | null>(null);
   const [editingReferrer, setEditingReferrer] = useState(false);
   const detail = useQuery({
@@ -255,6 +265,8 @@ function OrderDrawer({
             <Descriptions.Item label="优惠金额">{cell('discountFen')}</Descriptions.Item>
             <Descriptions.Item label="实付金额">{cell('paidFen')}</Descriptions.Item>
             <Descriptions.Item label="数量">{cell('quantity')}</Descriptions.Item>
+            {order.startAt && <Descriptions.Item label="开始时间">{cell('startAt')}</Descriptions.Item>}
+            {order.endAt && <Descriptions.Item label="结束时间">{cell('endAt')}</Descriptions.Item>}
             <Descriptions.Item label="下单时间">{cell('createdAt')}</Descriptions.Item>
             <Descriptions.Item label="支付时间">{cell('paidAt')}</Descriptions.Item>
             {order.usedAt && <Descriptions.Item label="使用时间">{cell('usedAt')}</Descriptions.Item>}
