@@ -487,6 +487,29 @@ describe('invoices (invoice, tripartite-invoice)', () => {
     expect(res2.status).toBe(400);
   });
 
+  test('a refund racing an invoice request for one order: never both succeed', async () => {
+    const refund = orderPaths(userCardOrder).refund;
+    for (let round = 0; round < 4; round += 1) {
+      const order = await insertOrder();
+      const saving = () => call(admin, 'POST', jy.save, request([order]));
+      const refunding = () => call(admin, 'PUT', refund, { id: order.id, reason: '并发退款' });
+      // Either may start first.
+      const [save, back] =
+        round % 2
+          ? await Promise.all([saving(), refunding()])
+          : await Promise.all([refunding(), saving()]).then(([b, a]) => [a, b]);
+      const [after] = await t.db.select().from(orders).where(eq(orders.id, order.id));
+      if (save.status === 200) {
+        expect(back.status, back.raw).toBe(409);
+        expect(after).toMatchObject({ status: 'paid', invoiceId: (save.body.data as InvoiceDetail).id });
+      } else {
+        expect([400, 409]).toContain(save.status);
+        expect(back.status, back.raw).toBe(200);
+        expect(after).toMatchObject({ status: 'refunded', invoiceId: null });
+      }
+    }
+  });
+
   test('财务 manages both kinds; a role without the codes gets 403, a viewer cannot write', async () => {
     const caiwu = await t.auth(...demo.caiwu);
     const order = await insertOrder();
