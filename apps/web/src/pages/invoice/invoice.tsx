@@ -144,6 +144,7 @@ function SaveDrawer({
             allowClear
             loading={options.isFetching}
             placeholder="请选择要开票的订单"
+            notFoundContent={/^1\d{10}$/.test(phone) ? '该会员没有可开票的订单' : '请先在上方输入会员手机号'}
             options={options.data?.map((o) => ({
               value: o.orderNo,
               label: orderLabel(o),
