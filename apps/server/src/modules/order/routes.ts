@@ -38,6 +38,7 @@ import type { Executor } from '../../db/client.ts';
 import { orderEvents, orders, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { crudModule, searchConditions } from '../../lib/crud.ts';
+import { assertNotInvoiced } from '../../lib/invoice-guard.ts';
 import {
   keysetBatches,
   labelOf,
@@ -215,6 +216,7 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
   async function move(request: FastifyRequest, action: OrderAction, id: number, reason: string | null) {
     const { to, from } = orderActions[action];
     return request.server.db.transaction(async (tx) => {
+      if (action === 'refund') await assertNotInvoiced(tx, id);
       const [moved] = await tx
         .update(orders)
         .set({

@@ -1,0 +1,426 @@
+/**
+ * Invoices: one function serves an invoice resource (经营发票 and 机场贵宾厅发票): page through
+ * crudModule, detail with the orders covered, save (a request for a member's paid orders), issue,
+ * reject, check/order-ticket and the save drawer's order options.
+ *
+ * "An order is invoiced at most once" rests on orders.invoice_id: save claims the orders with one
+ * guarded UPDATE and needs every row, so of two requests for one order only one can commit.
+ */
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  fieldInvalid,
+  labelsOf,
+  messages,
+  phoneSchema,
+  resourceMessages,
+  resourcePermissions,
+  UPLOAD_FILE_BASE,
+} from '@cowork/contract';
+import {
+  alreadyInvoicedMessage,
+  illegalInvoiceMoveMessage,
+  invoice,
+  invoiceableOrderStatuses,
+  invoiceAmountTooHighMessage,
+  invoiceDetail,
+  invoiceIssueBody,
+  invoiceOrder,
+  invoicePaths,
+  invoiceRejectBody,
+  invoiceSaveBody,
+  notInvoiceableMessage,
+  orderTicketCheck,
+  tripartiteInvoice,
+  type InvoiceDetail,
+  type InvoiceOrder,
+  type InvoiceResource,
+  type InvoiceSaveValues,
+} from '@cowork/contract/resources/invoice';
+import { orderKindOptions } from '@cowork/contract/resources/order';
+import type { Executor } from '../../db/client.ts';
+import { invoices, orders, uploadedFiles } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { crudModule } from '../../lib/crud.ts';
+import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
+import { toIso, toIsoOrNull } from '../../lib/time.ts';
+
+type Invoice = typeof invoices.$inferSelect;
+type Order = typeof orders.$inferSelect;
+
+const kindLabel = (kind: string) => orderKindOptions.find((o) => o.value === kind)?.label ?? kind;
+
+const orderView = (order: Order): InvoiceOrder => ({
+  id: order.id,
+  orderNo: order.orderNo,
+  kind: order.kind,
+  paidFen: order.paidFen,
+  status: order.status,
+  productName: ((order.productSnapshot ?? {}) as { name?: string }).name ?? null,
+  paidAt: toIsoOrNull(order.paidAt),
+});
+
+const serialize = (row: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? toIso(v) : v]));
+
+/** The storage key of an uploaded file's served address (relative or absolute), if it is one. */
+function uploadKeyOf(url: string): string | undefined {
+  let path = url;
+  if (/^https?:\/\//i.test(path)) {
+    try {
+      path = new URL(path).pathname;
+    } catch {
+      return undefined;
+    }
+  }
+  return path.startsWith(`${UPLOAD_FILE_BASE}/`) ? path.slice(UPLOAD_FILE_BASE.length + 1) : undefined;
+}
+
+export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod {
+  const paths = invoicePaths(resource);
+  const permissions = resourcePermissions(resource);
+  const fieldLabels = { ...labelsOf(resource), reason: '驳回原因', fileUrl: '发票文件' };
+  const tags = [resource.key];
+  const ofKind = eq(invoices.kind, resource.kind);
+  const orderKinds = [...resource.orderKinds];
+  const missing = () => notFound(resourceMessages.notFound(resource));
+  const saveBody = invoiceSaveBody(resource);
+
+  /** This kind's requests, after the date-range rule (both ends or neither) and the order filter. */
+  function where(request: FastifyRequest) {
+    const { createdAtFrom, createdAtTo, orderNo } = request.query as Record<string, string | undefined>;
+    if (!createdAtFrom !== !createdAtTo) {
+      throw badRequest(fieldInvalid(resource.fields.createdAt.label, messages.dateRangeRequired));
+    }
+    const no = orderNo?.trim();
+    return and(ofKind, no ? sql`${invoices.orderNos} @> ${JSON.stringify([no])}::jsonb` : undefined);
+  }
+
+  const page = crudModule({ resource, table: invoices, where });
+
+  async function load(db: Executor, id: number): Promise<Invoice> {
+    const [row] = await db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.id, id), ofKind));
+    if (!row) throw missing();
+    return row;
+  }
+
+  /** The request with the orders it names (by number: a rejected one no longer holds them). */
+  async function detailOf(db: Executor, row: Invoice): Promise<InvoiceDetail> {
+    const covered = row.orderNos.length
+      ? await db.select().from(orders).where(inArray(orders.orderNo, row.orderNos)).orderBy(asc(orders.id))
+      : [];
+    return { ...serialize(row), orders: covered.map(orderView) } as unknown as InvoiceDetail;
+  }
+
+  async function save(request: FastifyRequest, body: InvoiceSaveValues) {
+    const orderNos = [...new Set(body.orderNos)];
+    return request.server.db.transaction(async (tx) => {
+      const found = await tx.select().from(orders).where(inArray(orders.orderNo, orderNos));
+      const byNo = new Map(found.map((o) => [o.orderNo, o]));
+      const absent = orderNos.find((no) => !byNo.has(no));
+      if (absent) throw badRequest(fieldInvalid('订单号', `订单 ${absent} 不存在，请核对订单号后重试`));
+      const chosen = orderNos.map((no) => byNo.get(no)!);
+      for (const order of chosen) {
+        if (!orderKinds.includes(order.kind)) {
+          throw badRequest(
+            fieldInvalid(
+              '订单号',
+              `订单 ${order.orderNo} 是${kindLabel(order.kind)}订单，不能开具${resource.label}，请到对应的发票页面申请`,
+            ),
+          );
+        }
+        if (!(invoiceableOrderStatuses as readonly string[]).includes(order.status)) {
+          throw badRequest(fieldInvalid('订单号', notInvoiceableMessage(order.orderNo, order.status)));
+        }
+        if (order.invoiceId !== null) throw conflict(alreadyInvoicedMessage(order.orderNo, order.invoiceId));
+      }
+      if (new Set(chosen.map((o) => o.kind)).size > 1) {
+        throw badRequest(fieldInvalid('订单号', '一张发票只能包含同一类订单，请按订单类型分开申请'));
+      }
+      if (new Set(chosen.map((o) => o.memberId)).size > 1) {
+        throw badRequest(fieldInvalid('订单号', '一张发票只能包含同一会员的订单，请按会员分开申请'));
+      }
+      const maxFen = chosen.reduce((sum, o) => sum + o.paidFen, 0);
+      if (body.amountFen > maxFen) throw badRequest(invoiceAmountTooHighMessage(maxFen));
+
+      const by = request.user?.id ?? null;
+      const [created] = await tx
+        .insert(invoices)
+        .values({
+          kind: resource.kind,
+          orderType: chosen[0].kind,
+          orderNos,
+          memberPhone: chosen[0].memberPhone,
+          titleType: body.titleType,
+          title: body.title,
+          taxNo: body.taxNo || null,
+          invoiceType: body.invoiceType,
+          amountFen: body.amountFen,
+          email: body.email || null,
+          remark: body.remark || null,
+          createdBy: by,
+          updatedBy: by,
+        })
+        .returning();
+      // The claim: a concurrent request (or refund) that got to an order first leaves it out here.
+      const claimed = await tx
+        .update(orders)
+        .set({ invoiceId: created.id })
+        .where(
+          and(
+            inArray(
+              orders.id,
+              chosen.map((o) => o.id),
+            ),
+            isNull(orders.invoiceId),
+            inArray(orders.status, [...invoiceableOrderStatuses]),
+          ),
+        )
+        .returning({ id: orders.id });
+      if (claimed.length !== chosen.length) {
+        const lost = chosen.find((o) => !claimed.some((c) => c.id === o.id))!;
+        const [now] = await tx.select().from(orders).where(eq(orders.id, lost.id));
+        throw conflict(
+          now && now.invoiceId === null
+            ? notInvoiceableMessage(lost.orderNo, now.status)
+            : alreadyInvoicedMessage(lost.orderNo, now?.invoiceId),
+        );
+      }
+      await audit(
+        request,
+        { action: 'save', resource: resource.key, resourceId: created.id, after: created },
+        tx,
+      );
+      return detailOf(tx, created);
+    });
+  }
+
+  /** Moves a pending request with one UPDATE guarded by its status; a concurrent move gets the 409. */
+  async function move(
+    request: FastifyRequest,
+    tx: Executor,
+    id: number,
+    to: 'issued' | 'rejected',
+    set: Partial<typeof invoices.$inferInsert>,
+  ) {
+    const existing = await load(tx, id);
+    const [moved] = await tx
+      .update(invoices)
+      .set({ ...set, status: to, updatedAt: new Date(), updatedBy: request.user?.id ?? null })
+      .where(and(eq(invoices.id, id), ofKind, eq(invoices.status, 'pending')))
+      .returning();
+    if (!moved) throw conflict(illegalInvoiceMoveMessage((await load(tx, id)).status, to));
+    return { existing, moved };
+  }
+
+  async function issue(request: FastifyRequest, body: z.output<typeof invoiceIssueBody>) {
+    return request.server.db.transaction(async (tx) => {
+      const [clash] = await tx
+        .select({ id: invoices.id })
+        .from(invoices)
+        .where(and(sql`lower(${invoices.invoiceNo}) = lower(${body.invoiceNo})`, ne(invoices.id, body.id)))
+        .limit(1);
+      if (clash) {
+        throw conflict(`发票号码 ${body.invoiceNo} 已被发票申请 #${clash.id} 使用，请核对发票号码后重试`);
+      }
+      const key = uploadKeyOf(body.fileUrl);
+      const [file] = key
+        ? await tx
+            .select({ contentType: uploadedFiles.contentType })
+            .from(uploadedFiles)
+            .where(eq(uploadedFiles.key, key))
+        : [];
+      if (!file || file.contentType !== 'application/pdf') {
+        throw badRequest(fieldInvalid('发票文件', '请通过上传按钮上传 PDF 格式的发票文件后重试'));
+      }
+      const { existing, moved } = await move(request, tx, body.id, 'issued', {
+        invoiceNo: body.invoiceNo,
+        fileUrl: body.fileUrl,
+        issuedAt: new Date(),
+      });
+      await audit(
+        request,
+        {
+          action: 'issue',
+          resource: resource.key,
+          resourceId: moved.id,
+          before: { status: existing.status },
+          after: { status: moved.status, invoiceNo: moved.invoiceNo, fileUrl: moved.fileUrl },
+        },
+        tx,
+      );
+      return detailOf(tx, moved);
+    });
+  }
+
+  async function reject(request: FastifyRequest, body: z.output<typeof invoiceRejectBody>) {
+    return request.server.db.transaction(async (tx) => {
+      const { existing, moved } = await move(request, tx, body.id, 'rejected', {
+        rejectReason: body.reason,
+        rejectedAt: new Date(),
+      });
+      // The orders are free to be invoiced (or refunded) again.
+      const freed = await tx
+        .update(orders)
+        .set({ invoiceId: null })
+        .where(eq(orders.invoiceId, moved.id))
+        .returning({ orderNo: orders.orderNo });
+      await audit(
+        request,
+        {
+          action: 'reject',
+          resource: resource.key,
+          resourceId: moved.id,
+          before: { status: existing.status },
+          after: { status: moved.status, reason: body.reason, freedOrders: freed.map((o) => o.orderNo) },
+        },
+        tx,
+      );
+      return detailOf(tx, moved);
+    });
+  }
+
+  return async (app: FastifyInstance) => {
+    await app.register(page);
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    const answer = { 200: envelope(invoiceDetail) };
+    const orderNoQuery = z.object({
+      orderNo: z
+        .string({ error: '请填写订单号' })
+        .trim()
+        .min(1, '请填写订单号')
+        .max(32, '订单号最多 32 个字符'),
+    });
+
+    r.get(
+      `${paths.detail}/:id`,
+      {
+        config: { permission: permissions.view, fieldLabels },
+        schema: {
+          tags,
+          summary: `${resource.label}详情（含所开订单）`,
+          params: z.object({ id: invoiceRejectBody.shape.id }),
+          response: answer,
+        },
+      },
+      async (request) => ok(await detailOf(app.db, await load(app.db, request.params.id))),
+    );
+
+    r.post(
+      paths.save,
+      {
+        config: { permission: permissions.edit, fieldLabels },
+        schema: { tags, summary: `登记${resource.label}开票申请`, body: saveBody, response: answer },
+      },
+      async (request) => ok(await save(request, request.body as InvoiceSaveValues)),
+    );
+
+    r.put(
+      paths.issue,
+      {
+        config: { permission: permissions.edit, fieldLabels },
+        schema: {
+          tags,
+          summary: `开票（${resource.label}：发票号码与 PDF 文件）`,
+          body: invoiceIssueBody,
+          response: answer,
+        },
+      },
+      async (request) => ok(await issue(request, request.body)),
+    );
+
+    r.put(
+      paths.reject,
+      {
+        config: { permission: permissions.edit, fieldLabels },
+        schema: {
+          tags,
+          summary: `驳回${resource.label}申请（订单可重新开票）`,
+          body: invoiceRejectBody,
+          response: answer,
+        },
+      },
+      async (request) => ok(await reject(request, request.body)),
+    );
+
+    r.get(
+      paths.checkOrder,
+      {
+        config: { permission: permissions.view, fieldLabels },
+        schema: {
+          tags,
+          summary: `查询订单是否已开${resource.label}`,
+          querystring: orderNoQuery,
+          response: { 200: envelope(orderTicketCheck) },
+        },
+      },
+      async (request) => {
+        const { orderNo } = request.query;
+        const [order] = await app.db
+          .select({ orderNo: orders.orderNo, invoiceId: orders.invoiceId })
+          .from(orders)
+          .where(and(eq(orders.orderNo, orderNo), inArray(orders.kind, orderKinds)));
+        if (!order) throw notFound(`订单 ${orderNo} 不存在或不能开具${resource.label}，请核对订单号`);
+        const [held] = order.invoiceId
+          ? await app.db.select().from(invoices).where(eq(invoices.id, order.invoiceId))
+          : [];
+        return ok({
+          orderNo: order.orderNo,
+          invoiced: Boolean(held),
+          invoice: held
+            ? {
+                id: held.id,
+                status: held.status,
+                invoiceNo: held.invoiceNo,
+                title: held.title,
+                amountFen: held.amountFen,
+              }
+            : null,
+        });
+      },
+    );
+
+    r.get(
+      paths.invoiceableOrders,
+      {
+        config: { permission: permissions.edit, fieldLabels: { memberPhone: '会员手机号' } },
+        schema: {
+          tags,
+          summary: `会员可开${resource.label}的订单（已支付或已使用、未开票）`,
+          querystring: z.object({
+            memberPhone: z.string({ error: messages.phoneRequired }).trim().pipe(phoneSchema),
+          }),
+          response: { 200: envelope(z.array(invoiceOrder)) },
+        },
+      },
+      async (request) => {
+        const rows = await app.db
+          .select()
+          .from(orders)
+          .where(
+            and(
+              eq(orders.memberPhone, request.query.memberPhone),
+              inArray(orders.kind, orderKinds),
+              inArray(orders.status, [...invoiceableOrderStatuses]),
+              isNull(orders.invoiceId),
+            ),
+          )
+          .orderBy(desc(orders.paidAt), desc(orders.id))
+          .limit(200);
+        return ok(rows.map(orderView));
+      },
+    );
+  };
+}
+
+const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(invoiceModule(invoice));
+  await app.register(invoiceModule(tripartiteInvoice));
+};
+
+export default invoiceRoutes;
