@@ -1,10 +1,11 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { resourcePaths, type Page as Paged } from '@cowork/contract';
+import { prefixes, resourcePaths, type Page as Paged } from '@cowork/contract';
 import { member } from '@cowork/contract/resources/member';
 import {
   officeStationOrder,
   orderPaths,
   teamCardOrder,
+  userCardOrder,
   type OrderDetail,
   type OrderProductOption,
 } from '@cowork/contract/resources/order';
@@ -173,5 +174,40 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
     await drawer.getByRole('button', { name: /保\s*存/ }).click();
     await expect(page.locator('.ant-message')).toContainText(`该时段已被订单 ${orderNo}`);
     await expect(drawer).toBeVisible();
+  });
+
+  test("新建订单 on 会员卡订单: the building is chosen among the card's, and the order is listed as pending", async ({
+    page,
+    request,
+  }) => {
+    const headers = await bearerOf(request, demo.admin);
+    const { buyer } = await fixtures(request, headers);
+    const cards = (await (await request.get(orderPaths(userCardOrder).products, { headers })).json())
+      .data as OrderProductOption[];
+    const card = cards.find((c) => c.buildingIds.length > 0)!;
+    expect(card, 'the demo sells a member card').toBeTruthy();
+    const buildings = (await (await request.get(`${prefixes.building}/building/list`, { headers })).json())
+      .data as { value: number; label: string }[];
+    const where = buildings.find((b) => b.value === card.buildingIds[0])!;
+
+    await signIn(page, demo.caiwu);
+    await page.goto('/order/member');
+    await page.getByRole('button', { name: /新建订单/ }).click();
+    const drawer = page.getByRole('dialog', { name: '新建会员卡订单' });
+    await drawer.getByLabel('会员手机号', { exact: true }).fill(buyer.phone);
+    await choose(page, '产品', card.label)(drawer);
+    await choose(page, '楼宇', where.label)(drawer);
+    await expect(drawer.getByLabel('订单金额')).toContainText(yuan(card.priceFen));
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+    const toast = page.locator('.ant-message').getByText(/^订单 UC\d+ 已创建$/);
+    await expect(toast).toBeVisible();
+    const orderNo = (await toast.innerText()).match(/UC\d+/)![0];
+
+    const search = page.locator('form[id="user-card-order-search"]');
+    await search.getByLabel('订单号', { exact: true }).fill(orderNo);
+    await search.getByRole('button', { name: /查\s*询/ }).click();
+    const row = page.locator('tbody tr.ant-table-row').filter({ hasText: orderNo });
+    await expect(row).toContainText('待支付');
+    await expect(row).toContainText(where.label);
   });
 });

@@ -1,4 +1,5 @@
 import { and, eq, gte, inArray, lt } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   activityStationOrder,
@@ -579,6 +580,24 @@ describe('bookings, meeting-card balance and back-office orders (save)', () => {
       expect([400, 409]).toContain(bookingRes.status);
       expect(stored).toMatchObject({ status: 'refunded', balanceFen: 0 });
     }
+  });
+
+  test('the export of room orders has the booking period', async () => {
+    const day = freshDay();
+    const res = await save(booking(day, '10:00', '11:30'));
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `${room.export}?orderNo=${res.body.data.orderNo}`,
+      headers: admin,
+    });
+    expect(file.statusCode, file.body).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    const header = (sheet.getRow(1).values as ExcelJS.CellValue[]).slice(1);
+    const row = (sheet.getRow(2).values as ExcelJS.CellValue[]).slice(1);
+    expect(row[header.indexOf('订单号')]).toBe(res.body.data.orderNo);
+    expect(row[header.indexOf('预订时段')]).toBe(`${dayIn(day)} 10:00–11:30`);
   });
 
   test('the timeline of a booking starts with its creation event', async () => {

@@ -98,8 +98,10 @@ export function CreateOrderDrawer({
       : product?.priceFen;
 
   const save = useMutation({
-    mutationFn: (values: Values) =>
-      api.post<OrderDetail>(paths.save, {
+    mutationFn: (form: Values) => {
+      // Card orders have no pay method input: a sale at the desk is paid offline.
+      const values = { ...form, payMethod: resource.booking ? form.payMethod : ('offline' as const) };
+      return api.post<OrderDetail>(paths.save, {
         memberPhone: values.memberPhone.trim(),
         productId: values.productId,
         buildingId: resource.booking ? undefined : values.buildingId,
@@ -111,7 +113,8 @@ export function CreateOrderDrawer({
         ...(resource.booking && values.day && values.from && values.to
           ? { startAt: shanghaiIso(values.day, values.from), endAt: shanghaiIso(values.day, values.to) }
           : {}),
-      }),
+      });
+    },
     onSuccess: (order) => {
       message.success(`订单 ${order.orderNo} 已创建`);
       void queryClient.invalidateQueries({ queryKey: [resource.key] });
