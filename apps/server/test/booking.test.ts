@@ -452,7 +452,10 @@ describe('bookings, meeting-card balance and back-office orders (save)', () => {
       .select()
       .from(auditLogs)
       .where(and(eq(auditLogs.action, 'balance-deduct'), eq(auditLogs.resourceId, String(card.id))));
-    expect(deducted.after).toMatchObject({ bookingOrderNo: res.body.data.orderNo, deductedFen: 20_000 });
+    expect(deducted).toMatchObject({
+      before: { balanceFen: 100_000 },
+      after: { bookingOrderNo: res.body.data.orderNo, deductedFen: 20_000, balanceFen: 80_000 },
+    });
   });
 
   test('insufficient balance is a 409 naming the balance and the price; nothing changes', async () => {

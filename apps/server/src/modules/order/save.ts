@@ -137,6 +137,7 @@ export function saveRoutes(
       const now = new Date();
       let values: Omit<NewOrder, 'id' | 'orderNo'>;
       let card: Order | undefined;
+      let balanceAfter: number | undefined;
       if (resource.booking) {
         const bookingKind = kind as BookingKind;
         // The room's row stays locked until commit: bookings of one room are checked one at a time.
@@ -158,7 +159,7 @@ export function saveRoutes(
           .where(eq(buildings.id, station.buildingId));
         if (input.payMethod === 'card') {
           card = await payingCard(tx, input.cardNo!, member.id, station.buildingId);
-          await deductCard(tx, card, amountFen);
+          balanceAfter = await deductCard(tx, card, amountFen);
         }
         const paid = input.payMethod === 'card' || input.paid;
         values = {
@@ -275,8 +276,9 @@ export function saveRoutes(
             action: 'balance-deduct',
             resource: 'team-card-order',
             resourceId: card.id,
-            before: { balanceFen: card.balanceFen },
-            after: { bookingOrderNo: order.orderNo, deductedFen: order.paidFen },
+            // Read from the guarded UPDATE itself: what the card held just before this booking.
+            before: { balanceFen: (balanceAfter ?? 0) + order.paidFen },
+            after: { bookingOrderNo: order.orderNo, deductedFen: order.paidFen, balanceFen: balanceAfter },
           },
           tx,
         );
