@@ -89,6 +89,8 @@ const orderFields = {
   validFrom: { ...field.datetime('生效时间', { optional: true }), form: false, list: false },
   validTo: { ...field.datetime('到期时间', { optional: true }), form: false, list: false },
   balanceFen: { ...field.money('余额', { optional: true }), form: false, list: false },
+  /** The meeting-card order whose balance paid this booking. */
+  cardOrderId: { ...field.integer('支付会议卡订单', { optional: true }), form: false, list: false },
   memberId: { ...field.integer('会员编号'), form: false, list: false },
   productId: { ...field.integer('产品编号'), form: false, list: false },
   remark: { ...field.textarea('备注', { optional: true }), form: false },
@@ -114,6 +116,10 @@ export interface OrderResource extends ResourceDef<OrderFields> {
   card: boolean;
   /** Read-only orders (airport) answer page, detail and export only: no moves, no referrer edit. */
   readOnly?: boolean;
+  /** Bookings of a room (startAt/endAt, overlap and opening-hour rules, payable by meeting card). */
+  booking: boolean;
+  /** Staff create orders of this kind (offline sales): `POST {base}/save`. */
+  save: boolean;
 }
 
 /** Fields whose value is read from the product snapshot (a key of the same name), not a column. */
@@ -132,7 +138,9 @@ export function defineOrder(def: {
   card?: boolean;
   prefix?: string;
   readOnly?: boolean;
-  fields?: { [K in keyof OrderFields]?: Pick<Field, 'list' | 'search'> };
+  booking?: boolean;
+  save?: boolean;
+  fields?: { [K in keyof OrderFields]?: Pick<Field, 'list' | 'search' | 'sortable'> };
 }): OrderResource {
   const fields = Object.fromEntries(
     Object.entries(orderFields).map(([key, f]) => [key, { ...f, ...def.fields?.[key as keyof OrderFields] }]),
@@ -150,6 +158,8 @@ export function defineOrder(def: {
     kind: def.kind,
     card: def.card ?? false,
     ...(def.readOnly ? { readOnly: true } : {}),
+    booking: def.booking ?? false,
+    save: def.save ?? false,
   };
 }
 
@@ -159,6 +169,7 @@ export const userCardOrder = defineOrder({
   label: '会员卡订单',
   permission: 'order:member',
   card: true,
+  save: true,
 });
 
 export const teamCardOrder = defineOrder({
@@ -167,7 +178,40 @@ export const teamCardOrder = defineOrder({
   label: '会议卡订单',
   permission: 'order:meeting',
   card: true,
+  save: true,
 });
+
+/** Bookings list and sort by the period booked. */
+const bookingOrderFields = {
+  startAt: { list: true, sortable: true },
+  endAt: { list: true },
+} as const;
+
+export const officeStationOrder = defineOrder({
+  key: 'office-station-order',
+  kind: 'office-station',
+  label: '会议室订单',
+  permission: 'order:meetingRoom',
+  booking: true,
+  save: true,
+  fields: bookingOrderFields,
+});
+
+export const activityStationOrder = defineOrder({
+  key: 'activity-station-order',
+  kind: 'activity-station',
+  label: '活动场地订单',
+  permission: 'order:activityVenue',
+  booking: true,
+  save: true,
+  fields: bookingOrderFields,
+});
+
+/** The declaration each booking menu route manages (/order/meetingRoom and /order/activityVenue share a page). */
+export const stationOrderOfPath: Record<string, OrderResource> = {
+  '/order/meetingRoom': officeStationOrder,
+  '/order/activityVenue': activityStationOrder,
+};
 
 /** Endpoint paths of an order resource beyond page. */
 export const orderPaths = (def: Pick<ResourceDef, 'base'>) => ({
@@ -181,6 +225,10 @@ export const orderPaths = (def: Pick<ResourceDef, 'base'>) => ({
   refund: `${def.base}/refund`,
   /** The .xlsx of every order matching the page's filters (no paging). */
   export: `${def.base}/export`,
+  /** Back-office order creation (offline sales), for resources with `save`. */
+  save: `${def.base}/save`,
+  /** The products staff may sell through save (published), with their buildings and prices. */
+  products: `${def.base}/save/products`,
 });
 
 const orderId = z.coerce
@@ -205,6 +253,110 @@ export const referrerPhoneBody = z.object({
   referrerPhone: z.string({ error: messages.phoneRequired }).trim().pipe(phoneSchema),
 });
 
+const optionalText = (label: string, max: number) =>
+  z
+    .string({ error: `${label}必须是文字` })
+    .trim()
+    .max(max, `${label}最多 ${max} 个字符，请删减后重试`)
+    .nullish()
+    .transform((v) => v || null);
+
+const positiveId = (label: string) =>
+  z.coerce
+    .number({ error: `请选择${label}` })
+    .int(`请选择${label}`)
+    .positive(`请选择${label}`);
+
+const moment = (label: string) =>
+  z.iso
+    .datetime({ offset: true, error: `${label}格式不正确，请选择日期和时间` })
+    .transform((value) => new Date(value));
+
+/** How staff record an offline sale's payment: cash/transfer at the desk, or a meeting card's balance. */
+export const savePayMethodOptions = [
+  { value: 'offline', label: '线下支付' },
+  { value: 'card', label: '会议卡余额' },
+] as const;
+
+/** Labels of the save body's fields, for 400 messages naming them. */
+export const orderSaveLabels = {
+  memberPhone: '会员手机号',
+  productId: '产品',
+  buildingId: '楼宇',
+  referrerPhone: '推荐人手机号',
+  remark: '备注',
+  payMethod: '支付方式',
+  paid: '是否已收款',
+  startAt: '预订开始时间',
+  endAt: '预订结束时间',
+  cardNo: '会议卡卡号',
+};
+
+/**
+ * Body of `POST {base}/save`: a sale recorded by staff. Card orders name the building the card is
+ * sold in (one of the card's buildings); bookings take the room's building and add the times, and
+ * may be paid from a meeting card of the same member (cardNo), which is always paid at once.
+ */
+export function orderSaveBody(def: Pick<OrderResource, 'booking'>) {
+  const phone = (label: string) =>
+    z
+      .string({ error: `请填写${label}` })
+      .trim()
+      .min(1, `请填写${label}`)
+      .pipe(phoneSchema);
+  return z
+    .object({
+      memberPhone: phone('会员手机号'),
+      productId: positiveId('产品'),
+      buildingId: positiveId('楼宇').nullish(),
+      referrerPhone: phoneSchema.nullish().or(z.literal('').transform(() => null)),
+      remark: optionalText('备注', 500),
+      payMethod: z.enum(def.booking ? ['offline', 'card'] : ['offline'], {
+        error: def.booking
+          ? '请选择支付方式（线下支付或会议卡余额）'
+          : '请选择支付方式（后台下单只支持线下支付）',
+      }),
+      paid: z.boolean({ error: '请选择是否已收款' }).default(false),
+      startAt: def.booking ? moment('预订开始时间') : z.never({ error: '该订单没有预订时间' }).optional(),
+      endAt: def.booking ? moment('预订结束时间') : z.never({ error: '该订单没有预订时间' }).optional(),
+      cardNo: optionalText('会议卡卡号', 40),
+    })
+    .superRefine((body, ctx) => {
+      if (body.payMethod === 'card' && !body.cardNo) {
+        ctx.addIssue({ code: 'custom', path: ['cardNo'], message: '用会议卡支付时请填写会议卡卡号' });
+      }
+    });
+}
+export type OrderSaveBody = z.output<ReturnType<typeof orderSaveBody>>;
+
+/** One option of `{base}/save/products`. */
+export const orderProductOption = z.object({
+  value: z.number().int(),
+  label: z.string(),
+  /** Where it sells: a room's one building, a card's buildings. */
+  buildingIds: z.array(z.number().int()),
+  /** Card price, or a room's price per hour. */
+  priceFen: z.number().int(),
+  /** Rooms only: opening hours ('HH:mm') and the shortest booking. */
+  openTime: z.string().nullable(),
+  closeTime: z.string().nullable(),
+  minBookingMinutes: z.number().int().nullable(),
+});
+export type OrderProductOption = z.infer<typeof orderProductOption>;
+
+/** A booking as a meeting card's detail lists it (the card paid it). */
+export const cardBooking = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  orderNo: z.string(),
+  productName: z.string().nullable(),
+  startAt: z.string().nullable(),
+  endAt: z.string().nullable(),
+  paidFen: z.number().int(),
+  status: z.string(),
+});
+export type CardBooking = z.infer<typeof cardBooking>;
+
 export const orderEvent = z.object({
   id: z.number().int(),
   fromStatus: z.string().nullable(),
@@ -219,6 +371,12 @@ export type OrderEvent = z.infer<typeof orderEvent>;
 export const orderDetail = recordSchema(userCardOrder).extend({
   productSnapshot: z.record(z.string(), z.unknown()),
   events: z.array(orderEvent),
+  /** A booking paid from a meeting card: that card. */
+  paidByCard: z
+    .object({ id: z.number().int(), orderNo: z.string(), cardNo: z.string().nullable() })
+    .nullish(),
+  /** A meeting card: the bookings it paid, newest first. */
+  cardBookings: z.array(cardBooking).nullish(),
 });
 
 /** An order as page answers it (times ISO 8601 with the Shanghai offset). */
@@ -243,6 +401,7 @@ export interface OrderRecord {
   payMethod: PayMethod | null;
   status: OrderStatus;
   referrerPhone: string | null;
+  cardOrderId: number | null;
   cardNo: string | null;
   validFrom: string | null;
   validTo: string | null;
@@ -259,6 +418,8 @@ export interface OrderRecord {
 export type OrderDetail = OrderRecord & {
   productSnapshot: Record<string, unknown>;
   events: OrderEvent[];
+  paidByCard?: { id: number; orderNo: string; cardNo: string | null } | null;
+  cardBookings?: CardBooking[] | null;
 };
 
 /** Seat orders cover a booked period of a number of units (days or months of the seat goods). */
@@ -308,3 +469,7 @@ export const airportOrder = defineOrder({
     buildingName: { list: false },
   },
 });
+
+/** The 409 of a booking overlapping another one of the same room. */
+export const bookingClashMessage = (orderNo: string, times: string) =>
+  `该时段已被订单 ${orderNo}（${times}）预订，同一场地的预订时间不能重叠，请选择其他时段`;

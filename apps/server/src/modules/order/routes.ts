@@ -3,7 +3,7 @@
  * crudModule; detail with the status timeline, card-no lookup, edit-referrer-phone and the state
  * actions). A new kind of order is one more line at the bottom.
  */
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,13 +13,16 @@ import {
   messages,
   pageQuerySchema,
   resourceMessages,
+  formatYuan,
   resourcePermissions,
   type Field,
 } from '@cowork/contract';
 import {
+  activityStationOrder,
   hallSeatOrder,
   illegalMoveMessage,
   officeSeatOrder,
+  officeStationOrder,
   orderActionBody,
   orderActions,
   orderDetail,
@@ -48,7 +51,9 @@ import {
   type ExcelColumn,
 } from '../../lib/excel-export.ts';
 import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
-import { toIso } from '../../lib/time.ts';
+import { toIso, toIsoOrNull } from '../../lib/time.ts';
+import { bookingTimes, restoreCard } from './booking.ts';
+import { saveRoutes } from './save.ts';
 
 type Order = typeof orders.$inferSelect;
 type Row = Record<string, unknown> & { id: number };
@@ -123,7 +128,8 @@ function exportColumns(resource: OrderResource): ExcelColumn<Order>[] {
       ? [{ header: '楼宇', value: (o: Order) => text(snapshot(o).buildingName), width: 20 }]
       : []),
     { header: '数量', value: (o) => o.quantity, width: 8 },
-    ...(listed('startAt')
+    // Bookings have their period as one 预订时段 column below.
+    ...(listed('startAt') && !resource.booking
       ? [
           { header: '开始时间', value: (o: Order) => shanghaiTime(o.startAt), width: 20 },
           { header: '结束时间', value: (o: Order) => shanghaiTime(o.endAt), width: 20 },
@@ -134,6 +140,15 @@ function exportColumns(resource: OrderResource): ExcelColumn<Order>[] {
     yuanColumn('实付(元)', (o) => o.paidFen),
     { header: '支付方式', value: (o) => labelOf(payMethodOptions, o.payMethod) },
     { header: '状态', value: (o) => labelOf(orderStatusOptions, o.status), width: 10 },
+    ...(resource.booking
+      ? [
+          {
+            header: '预订时段',
+            value: (o: Order) => (o.startAt && o.endAt ? bookingTimes(o.startAt, o.endAt) : null),
+            width: 26,
+          },
+        ]
+      : []),
     { header: '推荐人手机号', value: (o) => o.referrerPhone, width: 14 },
     { header: '下单时间', value: (o) => shanghaiTime(o.createdAt), width: 20 },
     { header: '支付时间', value: (o) => shanghaiTime(o.paidAt), width: 20 },
@@ -147,6 +162,50 @@ function exportColumns(resource: OrderResource): ExcelColumn<Order>[] {
     ...(resource.kind === 'team-card' ? [yuanColumn<Order>('余额(元)', (o) => o.balanceFen)] : []),
     { header: '备注', value: (o) => o.remark, width: 30 },
   ];
+}
+
+/**
+ * What a move needs besides the order's status. `where` joins the move's UPDATE, so it holds under
+ * concurrent requests; when the UPDATE finds nothing and the status was right, the first guard
+ * whose `holds` fails on the stored order words the 409. Refund's list is where further rules go
+ * (e.g. the invoice module's "an order with an invoice cannot be refunded": invoice_id is null).
+ */
+interface MoveGuard {
+  where: SQL;
+  holds: (order: Order) => boolean;
+  refusal: (tx: Executor, order: Order) => Promise<string>;
+}
+
+const faceValueOf = (order: Order) =>
+  Number((order.productSnapshot as Record<string, unknown>).faceValueFen ?? 0);
+
+/**
+ * Refunding a meeting card: only while its balance is untouched (the face value; no booking it
+ * paid is still holding money from it, a used one never gives it back). Staff refund the card's
+ * bookings first, which restores the balance, then the card; the card's balance becomes 0. So the
+ * amount refunded is never more than what is left on the card, and a concurrent booking either
+ * takes its balance first (the refund is refused) or finds the card refunded (the booking is).
+ */
+const untouchedBalance: MoveGuard = {
+  where: sql`(${orders.balanceFen} is null or ${orders.balanceFen} >= (${orders.productSnapshot} ->> 'faceValueFen')::int)`,
+  holds: (order) => order.balanceFen === null || order.balanceFen >= faceValueOf(order),
+  refusal: async (tx, order) => {
+    const active = await tx
+      .select({ orderNo: orders.orderNo })
+      .from(orders)
+      .where(and(eq(orders.cardOrderId, order.id), eq(orders.status, 'paid')))
+      .orderBy(asc(orders.id))
+      .limit(3);
+    const holders = active.length
+      ? `仍有其支付的预订（${active.map((o) => o.orderNo).join('、')}）未退款，请先退款这些预订`
+      : '余额已用于已使用的预订，不能整卡退款';
+    return `会议卡 ${order.cardNo ?? order.orderNo} 余额 ${formatYuan(order.balanceFen ?? 0)}，低于面值 ${formatYuan(faceValueOf(order))}：${holders}`;
+  },
+};
+
+function guardsOf(resource: OrderResource, action: OrderAction): MoveGuard[] {
+  if (action === 'refund') return resource.kind === 'team-card' ? [untouchedBalance] : [];
+  return [];
 }
 
 export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
@@ -193,10 +252,39 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
       .leftJoin(ssoUsers, eq(ssoUsers.id, orderEvents.actorId))
       .where(eq(orderEvents.orderId, order.id))
       .orderBy(asc(orderEvents.at), asc(orderEvents.id));
+    // A booking names the meeting card that paid it; a meeting card lists the bookings it paid.
+    const [paidByCard] = order.cardOrderId
+      ? await db
+          .select({ id: orders.id, orderNo: orders.orderNo, cardNo: orders.cardNo })
+          .from(orders)
+          .where(eq(orders.id, order.cardOrderId))
+      : [];
+    const cardBookings =
+      resource.kind === 'team-card'
+        ? (
+            await db
+              .select()
+              .from(orders)
+              .where(eq(orders.cardOrderId, order.id))
+              .orderBy(desc(orders.createdAt), desc(orders.id))
+              .limit(100)
+          ).map((b) => ({
+            id: b.id,
+            kind: b.kind,
+            orderNo: b.orderNo,
+            productName: ((b.productSnapshot as Record<string, unknown>).name as string | undefined) ?? null,
+            startAt: toIsoOrNull(b.startAt),
+            endAt: toIsoOrNull(b.endAt),
+            paidFen: b.paidFen,
+            status: b.status,
+          }))
+        : null;
     return {
       ...serialize(present(order as Row)),
       productSnapshot: order.productSnapshot as Record<string, unknown>,
       events: events.map((e) => ({ ...e, at: toIso(e.at) })),
+      paidByCard: paidByCard ?? null,
+      cardBookings,
     } as unknown as OrderDetail;
   }
 
@@ -215,6 +303,7 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
    */
   async function move(request: FastifyRequest, action: OrderAction, id: number, reason: string | null) {
     const { to, from } = orderActions[action];
+    const guards = guardsOf(resource, action);
     return request.server.db.transaction(async (tx) => {
       if (action === 'refund') await assertNotInvoiced(tx, id);
       const [moved] = await tx
@@ -223,14 +312,44 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
           status: to,
           [stampOf[to]]: new Date(),
           ...(to === 'paid' ? paySet(resource) : {}),
+          // A refunded meeting card can pay for nothing more.
+          ...(to === 'refunded' && resource.kind === 'team-card' ? { balanceFen: sql`0` } : {}),
           updatedAt: new Date(),
           updatedBy: request.user?.id ?? null,
         })
-        .where(and(eq(orders.id, id), ofKind, inArray(orders.status, [...from])))
+        .where(
+          and(eq(orders.id, id), ofKind, inArray(orders.status, [...from]), ...guards.map((g) => g.where)),
+        )
         .returning();
       if (!moved) {
         const current = await load(tx, id);
-        throw conflict(illegalMoveMessage(current.status, to));
+        const failed = (from as readonly string[]).includes(current.status)
+          ? guards.find((g) => !g.holds(current))
+          : undefined;
+        throw conflict(failed ? await failed.refusal(tx, current) : illegalMoveMessage(current.status, to));
+      }
+      // A booking paid from a meeting card gives the amount back to the card in the same transaction.
+      if (
+        to === 'refunded' &&
+        moved.cardOrderId !== null &&
+        moved.payMethod === 'card' &&
+        moved.paidFen > 0
+      ) {
+        const card = await restoreCard(tx, moved.cardOrderId, moved.paidFen);
+        await audit(
+          request,
+          {
+            action: 'balance-restore',
+            resource: 'team-card-order',
+            resourceId: moved.cardOrderId,
+            after: {
+              bookingOrderNo: moved.orderNo,
+              restoredFen: moved.paidFen,
+              balanceFen: card?.balanceFen,
+            },
+          },
+          tx,
+        );
       }
       // The status before this move: the only one it may leave (each action leaves one).
       const fromStatus = from[0];
@@ -258,6 +377,7 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
 
   return async (app: FastifyInstance) => {
     await app.register(page);
+    if (resource.save) await app.register(saveRoutes(resource, paySet, detailOf));
     const r = app.withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>();
     const answer = { 200: envelope(orderDetail) };
 
@@ -397,6 +517,8 @@ const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(orderModule(teamCardOrder));
   await app.register(orderModule(officeSeatOrder));
   await app.register(orderModule(hallSeatOrder));
+  await app.register(orderModule(officeStationOrder));
+  await app.register(orderModule(activityStationOrder));
 };
 
 export default orderRoutes;

@@ -7,7 +7,7 @@
  * @example export default function MemberOrderPage() { return <OrderPage resource={userCardOrder} />; }
  */
 import { useState, type ReactNode } from 'react';
-import { DownloadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   App,
   Button,
@@ -19,6 +19,7 @@ import {
   Modal,
   Space,
   Spin,
+  Table,
   Tag,
   Timeline,
 } from 'antd';
@@ -27,8 +28,10 @@ import { cleanPayload, formatYuan, resourcePermissions, type Field } from '@cowo
 import {
   actionsFrom,
   orderActions,
+  orderKindOptions,
   orderPaths,
   orderStatusLabel,
+  type CardBooking,
   type OrderAction,
   type OrderDetail,
   type OrderResource,
@@ -39,6 +42,7 @@ import { rules } from '../../lib/rules.ts';
 import { usePermission } from '../PermissionGate.tsx';
 import { ResourcePage } from '../resource/ResourcePage.tsx';
 import { FieldCell } from '../resource/field-input.tsx';
+import { CreateOrderDrawer } from './CreateOrderDrawer.tsx';
 import './order.css';
 
 const statusColors: Record<string, string> = {
@@ -63,12 +67,23 @@ const snapshotLabels: Record<string, string> = {
   times: '可用次数',
   buildingName: '楼宇',
   seatCode: '工位编号',
+  code: '工位编号',
+  goodsName: '工位商品',
+  seatType: '工位类型',
   unit: '计价单位',
   airportCode: '机场三字码',
   airportCity: '城市',
+  city: '城市',
   airportName: '机场名称',
   terminal: '航站楼',
   loungeName: '贵宾厅名称',
+  supplierSku: '供应商编码',
+  floor: '楼层',
+  capacity: '容纳人数',
+  hourPriceFen: '每小时价格',
+  minBookingMinutes: '最短预订时长',
+  openTime: '开放时间',
+  closeTime: '关闭时间',
 };
 const cardTypeLabels: Record<string, string> = { day: '日卡', month: '月卡', times: '次卡' };
 const unitLabels: Record<string, string> = { day: '按天', month: '按月' };
@@ -79,6 +94,8 @@ function snapshotValue(key: string, value: unknown): ReactNode {
   if (key === 'cardType') return cardTypeLabels[String(value)] ?? String(value);
   if (key === 'unit') return unitLabels[String(value)] ?? String(value);
   if (key === 'validDays') return `${String(value)} 天`;
+  if (key === 'minBookingMinutes') return `${String(value)} 分钟`;
+  if (key === 'capacity') return `${String(value)} 人`;
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
@@ -186,6 +203,44 @@ function ReferrerDialog({
   );
 }
 
+/** `2026-11-22 10:00–12:00` in Shanghai (the end's day named only when it differs). */
+export function bookingPeriod(startAt: unknown, endAt: unknown): string {
+  if (typeof startAt !== 'string' || typeof endAt !== 'string') return '—';
+  const [start, end] = [formatTime(startAt), formatTime(endAt)];
+  const time = (t: string) => t.slice(0, 16);
+  return `${time(start)}–${end.slice(0, 10) === start.slice(0, 10) ? time(end).slice(11) : time(end)}`;
+}
+
+const kindLabel = (kind: string) => orderKindOptions.find((o) => o.value === kind)?.label ?? kind;
+
+/** The bookings a meeting card paid, so staff see what its balance went to and what a refund gave back. */
+function CardBookings({ bookings }: { bookings: CardBooking[] }) {
+  return (
+    <div>
+      <h4 className="order-timeline-title">该卡支付的预订</h4>
+      <Table<CardBooking>
+        aria-label="该卡支付的预订"
+        size="small"
+        rowKey="id"
+        pagination={false}
+        dataSource={bookings}
+        locale={{ emptyText: '该卡还没有支付过预订' }}
+        columns={[
+          { title: '订单号', dataIndex: 'orderNo' },
+          { title: '场地', render: (_, b) => `${kindLabel(b.kind)} · ${b.productName ?? '—'}` },
+          { title: '预订时段', render: (_, b) => bookingPeriod(b.startAt, b.endAt) },
+          { title: '金额', dataIndex: 'paidFen', render: (fen: number) => formatYuan(fen) },
+          {
+            title: '状态',
+            dataIndex: 'status',
+            render: (status: string) => <OrderStatusTag status={status} />,
+          },
+        ]}
+      />
+    </div>
+  );
+}
+
 function OrderDrawer({
   resource,
   id,
@@ -251,6 +306,16 @@ function OrderDrawer({
             </Descriptions.Item>
             <Descriptions.Item label="支付方式">{cell('payMethod')}</Descriptions.Item>
             <Descriptions.Item label="会员手机号">{cell('memberPhone')}</Descriptions.Item>
+            {resource.booking && (
+              <Descriptions.Item label="预订时段" span={2}>
+                {bookingPeriod(order.startAt, order.endAt)}
+              </Descriptions.Item>
+            )}
+            {order.paidByCard && (
+              <Descriptions.Item label="支付会议卡" span={2}>
+                {order.paidByCard.cardNo ?? '—'}（会议卡订单 {order.paidByCard.orderNo}）
+              </Descriptions.Item>
+            )}
             <Descriptions.Item label="推荐人手机号">
               <Space size={4}>
                 {cell('referrerPhone')}
@@ -265,8 +330,13 @@ function OrderDrawer({
             <Descriptions.Item label="优惠金额">{cell('discountFen')}</Descriptions.Item>
             <Descriptions.Item label="实付金额">{cell('paidFen')}</Descriptions.Item>
             <Descriptions.Item label="数量">{cell('quantity')}</Descriptions.Item>
-            {order.startAt && <Descriptions.Item label="开始时间">{cell('startAt')}</Descriptions.Item>}
-            {order.endAt && <Descriptions.Item label="结束时间">{cell('endAt')}</Descriptions.Item>}
+            {/* Bookings show their period above; a seat order its start and end here. */}
+            {!resource.booking && order.startAt && (
+              <Descriptions.Item label="开始时间">{cell('startAt')}</Descriptions.Item>
+            )}
+            {!resource.booking && order.endAt && (
+              <Descriptions.Item label="结束时间">{cell('endAt')}</Descriptions.Item>
+            )}
             <Descriptions.Item label="下单时间">{cell('createdAt')}</Descriptions.Item>
             <Descriptions.Item label="支付时间">{cell('paidAt')}</Descriptions.Item>
             {order.usedAt && <Descriptions.Item label="使用时间">{cell('usedAt')}</Descriptions.Item>}
@@ -290,6 +360,7 @@ function OrderDrawer({
               )}
             </Descriptions>
           )}
+          {order.cardBookings && <CardBookings bookings={order.cardBookings} />}
           <Descriptions title="购买时的产品" column={2} bordered size="small">
             {Object.entries(order.productSnapshot).map(([key, value]) => (
               <Descriptions.Item key={key} label={snapshotLabels[key] ?? key}>
@@ -370,12 +441,25 @@ function ExportButton({ resource, filters }: { resource: OrderResource; filters:
 
 export function OrderPage({ resource }: { resource: OrderResource }) {
   const [viewing, setViewing] = useState<number | null>(null);
+  const [creating, setCreating] = useState(false);
+  const { can } = usePermission();
+  // Recording a sale changes orders: it needs the edit code, like the server's save route.
+  const canCreate = resource.save && can([resourcePermissions(resource).edit]);
   return (
     <>
       <ResourcePage
         resource={resource}
         // Whoever sees the list may export it: both need the view permission.
-        toolbar={(filters) => <ExportButton resource={resource} filters={filters} />}
+        toolbar={(filters) => (
+          <>
+            {canCreate && (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+                新建订单
+              </Button>
+            )}
+            <ExportButton resource={resource} filters={filters} />
+          </>
+        )}
         cells={{ status: (value) => <OrderStatusTag status={String(value)} /> }}
         rowActions={(record) => (
           <Button type="link" size="small" onClick={() => setViewing(record.id)}>
@@ -384,6 +468,9 @@ export function OrderPage({ resource }: { resource: OrderResource }) {
         )}
       />
       <OrderDrawer resource={resource} id={viewing} onClose={() => setViewing(null)} />
+      {resource.save && (
+        <CreateOrderDrawer resource={resource} open={creating} onClose={() => setCreating(false)} />
+      )}
     </>
   );
 }

@@ -1,0 +1,360 @@
+/**
+ * Back-office order creation (新建订单) for offline sales: `POST {base}/save` and the products it
+ * may sell (`GET {base}/save/products`). The member must exist; the product must exist, be
+ * published and sell in the building. A card order is pending, or paid when staff took the money
+ * (paying it the same way the pay action does); a booking follows the room's rules (booking.ts)
+ * and may be paid from a meeting card of the same member.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { fieldInvalid, resourcePermissions } from '@cowork/contract';
+import {
+  orderDetail,
+  orderPaths,
+  orderProductOption,
+  orderSaveBody,
+  orderSaveLabels,
+  type OrderProductOption,
+  type OrderResource,
+  type OrderSaveBody,
+} from '@cowork/contract/resources/order';
+import type { Executor } from '../../db/client.ts';
+import { buildings, members, orderEvents, orders, teamCards, userCards } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { badRequest, envelope, ok } from '../../lib/http.ts';
+import {
+  bookingPriceFen,
+  checkBookingTimes,
+  checkNoClash,
+  deductCard,
+  lockStation,
+  stationTables,
+  type BookingKind,
+} from './booking.ts';
+import { formatOrderNo, reserveOrderIds } from './order-number.ts';
+
+type Order = typeof orders.$inferSelect;
+type NewOrder = typeof orders.$inferInsert;
+
+const labels = orderSaveLabels;
+const invalid = (key: keyof typeof labels, why: string) => badRequest(fieldInvalid(labels[key], why));
+
+/** What is sold: price, where, and the snapshot kept on the order. */
+interface Sellable {
+  name: string;
+  published: boolean;
+  buildingIds: number[];
+  priceFen: number;
+  snapshot: Record<string, unknown>;
+}
+
+const cardTables = { 'user-card': userCards, 'team-card': teamCards } as const;
+
+async function cardProduct(
+  tx: Executor,
+  kind: 'user-card' | 'team-card',
+  id: number,
+): Promise<Sellable | undefined> {
+  if (kind === 'user-card') {
+    const [card] = await tx.select().from(userCards).where(eq(userCards.id, id));
+    return (
+      card && {
+        ...card,
+        snapshot: {
+          name: card.name,
+          cardType: card.cardType,
+          priceFen: card.priceFen,
+          validDays: card.validDays,
+          times: card.times,
+        },
+      }
+    );
+  }
+  const [card] = await tx.select().from(teamCards).where(eq(teamCards.id, id));
+  return (
+    card && {
+      ...card,
+      snapshot: {
+        name: card.name,
+        priceFen: card.priceFen,
+        faceValueFen: card.faceValueFen,
+        validDays: card.validDays,
+      },
+    }
+  );
+}
+
+/** The meeting card paying a booking: the member's own, paid, unexpired, valid in the room's building. */
+async function payingCard(tx: Executor, cardNo: string, memberId: number, buildingId: number) {
+  const [card] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.cardNo, cardNo), eq(orders.kind, 'team-card')));
+  if (!card) throw invalid('cardNo', `没有卡号为 ${cardNo} 的会议卡，请核对卡号`);
+  if (card.memberId !== memberId)
+    throw invalid('cardNo', `会议卡 ${cardNo} 不属于该会员，请使用会员本人的会议卡`);
+  if (card.status !== 'paid')
+    throw invalid('cardNo', `会议卡 ${cardNo} 当前不可用（须为已支付状态），请换用其他支付方式`);
+  if (!card.validTo || card.validTo.getTime() <= Date.now()) {
+    throw invalid('cardNo', `会议卡 ${cardNo} 已过期，请换用其他支付方式`);
+  }
+  const [product] = await tx
+    .select({ buildingIds: teamCards.buildingIds })
+    .from(teamCards)
+    .where(eq(teamCards.id, card.productId));
+  if (product && !product.buildingIds.includes(buildingId)) {
+    throw invalid('cardNo', `会议卡 ${cardNo} 不能在该楼宇使用，请换用其他支付方式`);
+  }
+  return card;
+}
+
+/** The paying columns the pay action sets, so a sale recorded as paid reads like a paid order. */
+export type PaySet = (resource: OrderResource) => Record<string, unknown>;
+
+export function saveRoutes(
+  resource: OrderResource,
+  paySet: PaySet,
+  detail: (db: Executor, order: Order) => Promise<unknown>,
+) {
+  const paths = orderPaths(resource);
+  const permissions = resourcePermissions(resource);
+  const body = orderSaveBody(resource);
+  const tags = [resource.key];
+  const kind = resource.kind;
+
+  async function create(request: FastifyRequest, input: OrderSaveBody) {
+    return request.server.db.transaction(async (tx) => {
+      const [member] = await tx
+        .select({ id: members.id, phone: members.phone, status: members.status })
+        .from(members)
+        .where(eq(members.phone, input.memberPhone));
+      if (!member)
+        throw invalid('memberPhone', `没有手机号为 ${input.memberPhone} 的会员，请核对手机号或先让会员注册`);
+      if (member.status !== 'enabled')
+        throw invalid('memberPhone', `会员 ${input.memberPhone} 已停用，不能下单`);
+
+      const now = new Date();
+      let values: Omit<NewOrder, 'id' | 'orderNo'>;
+      let card: Order | undefined;
+      let balanceAfter: number | undefined;
+      if (resource.booking) {
+        const bookingKind = kind as BookingKind;
+        // The room's row stays locked until commit: bookings of one room are checked one at a time.
+        const station = await lockStation(tx, bookingKind, input.productId);
+        if (!station)
+          throw invalid('productId', `所选${resource.label.replace('订单', '')}不存在，请重新选择`);
+        if (!station.published)
+          throw invalid('productId', `「${station.name}」未发布，不能预订；请先在产品管理中发布`);
+        if (input.buildingId && input.buildingId !== station.buildingId) {
+          throw invalid('buildingId', `「${station.name}」不在所选楼宇，请重新选择`);
+        }
+        const { startAt, endAt } = input as { startAt: Date; endAt: Date };
+        checkBookingTimes(station, startAt, endAt, now);
+        await checkNoClash(tx, { kind: bookingKind, productId: station.id, startAt, endAt });
+        const amountFen = bookingPriceFen(station.hourPriceFen, startAt, endAt);
+        const [building] = await tx
+          .select({ name: buildings.name })
+          .from(buildings)
+          .where(eq(buildings.id, station.buildingId));
+        if (input.payMethod === 'card') {
+          card = await payingCard(tx, input.cardNo!, member.id, station.buildingId);
+          balanceAfter = await deductCard(tx, card, amountFen);
+        }
+        const paid = input.payMethod === 'card' || input.paid;
+        values = {
+          kind,
+          memberId: member.id,
+          memberPhone: member.phone,
+          productId: station.id,
+          productSnapshot: {
+            name: station.name,
+            buildingName: building?.name ?? null,
+            floor: station.floor,
+            capacity: station.capacity,
+            hourPriceFen: station.hourPriceFen,
+            minBookingMinutes: station.minBookingMinutes,
+            openTime: station.openTime,
+            closeTime: station.closeTime,
+          },
+          buildingId: station.buildingId,
+          amountFen,
+          paidFen: paid ? amountFen : 0,
+          payMethod: paid ? input.payMethod : null,
+          status: paid ? 'paid' : 'pending',
+          paidAt: paid ? now : null,
+          startAt,
+          endAt,
+          cardOrderId: card?.id ?? null,
+        };
+      } else {
+        const product = await cardProduct(tx, kind as keyof typeof cardTables, input.productId);
+        if (!product)
+          throw invalid('productId', `所选${resource.label.replace('订单', '')}不存在，请重新选择`);
+        if (!product.published)
+          throw invalid('productId', `「${product.name}」未发布，不能销售；请先在产品管理中发布`);
+        if (!input.buildingId) throw invalid('buildingId', '请选择售卡楼宇');
+        if (!product.buildingIds.includes(input.buildingId)) {
+          throw invalid('buildingId', `「${product.name}」不在所选楼宇销售，请选择该卡适用的楼宇`);
+        }
+        const [building] = await tx
+          .select({ name: buildings.name })
+          .from(buildings)
+          .where(eq(buildings.id, input.buildingId));
+        values = {
+          kind,
+          memberId: member.id,
+          memberPhone: member.phone,
+          productId: input.productId,
+          productSnapshot: { ...product.snapshot, buildingName: building?.name ?? null },
+          buildingId: input.buildingId,
+          amountFen: product.priceFen,
+          status: 'pending',
+        };
+      }
+
+      const [id] = await reserveOrderIds(tx, 1);
+      const by = request.user?.id ?? null;
+      let [order] = await tx
+        .insert(orders)
+        .values({
+          ...values,
+          id,
+          orderNo: formatOrderNo(kind, id, now),
+          referrerPhone: input.referrerPhone ?? null,
+          remark: input.remark,
+          createdAt: now,
+          createdBy: by,
+          updatedBy: by,
+        })
+        .returning();
+      if (!resource.booking && input.paid) {
+        // The card itself (number, validity, a meeting card's balance) as the pay action issues it.
+        [order] = await tx
+          .update(orders)
+          .set({ status: 'paid', paidAt: now, ...paySet(resource) })
+          .where(eq(orders.id, id))
+          .returning();
+      }
+      await tx.insert(orderEvents).values({
+        orderId: id,
+        fromStatus: null,
+        toStatus: order.status,
+        actorId: by,
+        reason:
+          order.status === 'paid'
+            ? card
+              ? `后台下单，会议卡 ${card.cardNo} 余额支付`
+              : '后台下单，线下已收款'
+            : '后台下单，待支付',
+        at: now,
+      });
+      await audit(
+        request,
+        {
+          action: 'save',
+          resource: resource.key,
+          resourceId: id,
+          after: {
+            orderNo: order.orderNo,
+            memberPhone: order.memberPhone,
+            productId: order.productId,
+            amountFen: order.amountFen,
+            status: order.status,
+            payMethod: order.payMethod,
+            startAt: order.startAt,
+            endAt: order.endAt,
+            cardOrderId: order.cardOrderId,
+          },
+        },
+        tx,
+      );
+      if (card) {
+        await audit(
+          request,
+          {
+            action: 'balance-deduct',
+            resource: 'team-card-order',
+            resourceId: card.id,
+            // Read from the guarded UPDATE itself: what the card held just before this booking.
+            before: { balanceFen: (balanceAfter ?? 0) + order.paidFen },
+            after: { bookingOrderNo: order.orderNo, deductedFen: order.paidFen, balanceFen: balanceAfter },
+          },
+          tx,
+        );
+      }
+      return detail(tx, order);
+    });
+  }
+
+  /** Published products of this kind with where they sell; a room's label names its building. */
+  async function products(db: Executor): Promise<OrderProductOption[]> {
+    const names = new Map(
+      (await db.select({ id: buildings.id, name: buildings.name }).from(buildings)).map((b) => [
+        b.id,
+        b.name,
+      ]),
+    );
+    if (resource.booking) {
+      const table = stationTables[kind as BookingKind];
+      const rows = await db
+        .select()
+        .from(table)
+        .where(eq(table.published, true))
+        .orderBy(asc(table.buildingId), asc(table.id));
+      return rows.map((s) => ({
+        value: s.id,
+        label: `${names.get(s.buildingId) ?? ''} · ${s.name}`,
+        buildingIds: [s.buildingId],
+        priceFen: s.hourPriceFen,
+        openTime: s.openTime,
+        closeTime: s.closeTime,
+        minBookingMinutes: s.minBookingMinutes,
+      }));
+    }
+    const table = cardTables[kind as keyof typeof cardTables];
+    const rows = await db
+      .select({ id: table.id, name: table.name, priceFen: table.priceFen, buildingIds: table.buildingIds })
+      .from(table)
+      .where(eq(table.published, true))
+      .orderBy(asc(table.id));
+    return rows.map((c) => ({
+      value: c.id,
+      label: c.name,
+      buildingIds: c.buildingIds,
+      priceFen: c.priceFen,
+      openTime: null,
+      closeTime: null,
+      minBookingMinutes: null,
+    }));
+  }
+
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>();
+    r.post(
+      paths.save,
+      {
+        config: { permission: permissions.edit, fieldLabels: labels },
+        schema: {
+          tags,
+          summary: `新建${resource.label}（后台线下下单）`,
+          body,
+          response: { 200: envelope(orderDetail) },
+        },
+      },
+      async (request) => ok((await create(request, request.body)) as z.infer<typeof orderDetail>),
+    );
+    r.get(
+      paths.products,
+      {
+        config: { permission: permissions.edit },
+        schema: {
+          tags,
+          summary: `可下单的产品（${resource.label}）`,
+          response: { 200: envelope(z.array(orderProductOption)) },
+        },
+      },
+      async () => ok(await products(app.db)),
+    );
+  };
+}

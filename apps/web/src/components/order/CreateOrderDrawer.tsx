@@ -1,0 +1,265 @@
+/**
+ * 新建订单: a sale staff record at the desk (offline), for order resources with `save`. The member
+ * by phone, the product among the published ones; a card order names the building it is sold in,
+ * a booking its day and quarter-hour times within the room's opening hours, paid offline or from a
+ * meeting card of the member (card number). The server checks everything again (overlap, hours,
+ * balance) and answers in Chinese; its message shows as the toast.
+ */
+import { useMemo } from 'react';
+import dayjs, { type Dayjs } from 'dayjs';
+import { App, Button, DatePicker, Drawer, Form, Input, Radio, Select, Space, Switch, Typography } from 'antd';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatYuan, prefixes, type ListOption } from '@cowork/contract';
+import {
+  orderPaths,
+  orderSaveLabels as labels,
+  savePayMethodOptions,
+  type OrderDetail,
+  type OrderProductOption,
+  type OrderResource,
+} from '@cowork/contract/resources/order';
+import { BOOKING_STEP_MINUTES } from '@cowork/contract/resources/station';
+import { api } from '../../lib/request.ts';
+import { rules } from '../../lib/rules.ts';
+
+interface Values {
+  memberPhone: string;
+  productId?: number;
+  buildingId?: number;
+  day?: Dayjs;
+  from?: string;
+  to?: string;
+  payMethod: 'offline' | 'card';
+  paid: boolean;
+  cardNo?: string;
+  referrerPhone?: string;
+  remark?: string;
+}
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** Quarter hours from `first` to `last` (minutes of the day), as 'HH:mm'. */
+function quarterHours(first: number, last: number): string[] {
+  const times: string[] = [];
+  const start = Math.ceil(first / BOOKING_STEP_MINUTES) * BOOKING_STEP_MINUTES;
+  for (let m = start; m <= last; m += BOOKING_STEP_MINUTES) times.push(hhmm(m));
+  return times;
+}
+
+/** A Shanghai wall-clock time on a day as ISO 8601 (the console's times are Shanghai times). */
+const shanghaiIso = (day: Dayjs, time: string) => `${day.format('YYYY-MM-DD')}T${time}:00+08:00`;
+
+export function CreateOrderDrawer({
+  resource,
+  open,
+  onClose,
+}: {
+  resource: OrderResource;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const paths = orderPaths(resource);
+  const [form] = Form.useForm<Values>();
+  const productId = Form.useWatch('productId', form);
+  const from = Form.useWatch('from', form);
+  const to = Form.useWatch('to', form);
+  const payMethod = Form.useWatch('payMethod', form);
+  const products = useQuery({
+    queryKey: [resource.key, 'products'],
+    queryFn: () => api.get<OrderProductOption[]>(paths.products),
+    enabled: open,
+  });
+  const buildings = useQuery({
+    queryKey: ['list', `${prefixes.building}/building/list`],
+    queryFn: () => api.get<ListOption[]>(`${prefixes.building}/building/list`),
+    enabled: open && !resource.booking,
+    staleTime: 60_000,
+  });
+  const product = products.data?.find((p) => p.value === productId);
+
+  const times = useMemo(() => {
+    if (!product?.openTime || !product.closeTime) return { starts: [], ends: [] };
+    const open = minutesOf(product.openTime);
+    const close = minutesOf(product.closeTime);
+    const shortest = product.minBookingMinutes ?? BOOKING_STEP_MINUTES;
+    const start = from ? minutesOf(from) : open;
+    return { starts: quarterHours(open, close - shortest), ends: quarterHours(start + shortest, close) };
+  }, [product, from]);
+
+  const priceFen =
+    product && resource.booking
+      ? from && to && minutesOf(to) > minutesOf(from)
+        ? Math.round((product.priceFen * (minutesOf(to) - minutesOf(from))) / 60)
+        : undefined
+      : product?.priceFen;
+
+  const save = useMutation({
+    mutationFn: (form: Values) => {
+      // Card orders have no pay method input: a sale at the desk is paid offline.
+      const values = { ...form, payMethod: resource.booking ? form.payMethod : ('offline' as const) };
+      return api.post<OrderDetail>(paths.save, {
+        memberPhone: values.memberPhone.trim(),
+        productId: values.productId,
+        buildingId: resource.booking ? undefined : values.buildingId,
+        payMethod: values.payMethod,
+        paid: values.payMethod === 'card' ? true : values.paid,
+        cardNo: values.payMethod === 'card' ? values.cardNo?.trim() : undefined,
+        referrerPhone: values.referrerPhone?.trim() || undefined,
+        remark: values.remark?.trim() || undefined,
+        ...(resource.booking && values.day && values.from && values.to
+          ? { startAt: shanghaiIso(values.day, values.from), endAt: shanghaiIso(values.day, values.to) }
+          : {}),
+      });
+    },
+    onSuccess: (order) => {
+      message.success(`订单 ${order.orderNo} 已创建`);
+      void queryClient.invalidateQueries({ queryKey: [resource.key] });
+      form.resetFields();
+      onClose();
+    },
+  });
+
+  return (
+    <Drawer
+      title={`新建${resource.label}`}
+      open={open}
+      size={520}
+      onClose={onClose}
+      destroyOnHidden
+      extra={
+        <Space>
+          <Button onClick={onClose}>取消</Button>
+          <Button type="primary" loading={save.isPending} onClick={() => form.submit()}>
+            保存
+          </Button>
+        </Space>
+      }
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ payMethod: 'offline', paid: false }}
+        onFinish={(values) => save.mutate(values)}
+        onValuesChange={(changed: Partial<Values>) => {
+          // Times and the building depend on the product; the end on the start.
+          if ('productId' in changed)
+            form.setFieldsValue({ from: undefined, to: undefined, buildingId: undefined });
+          if ('from' in changed) form.setFieldsValue({ to: undefined });
+        }}
+      >
+        <Form.Item name="memberPhone" label={labels.memberPhone} rules={rules.phone}>
+          <Input allowClear maxLength={11} placeholder="请输入已注册会员的手机号" />
+        </Form.Item>
+        <Form.Item
+          name="productId"
+          label={labels.productId}
+          rules={[{ required: true, message: '请选择产品' }]}
+        >
+          <Select
+            showSearch={{ optionFilterProp: 'label' }}
+            loading={products.isFetching}
+            placeholder="请选择产品（仅已发布）"
+            options={products.data?.map((p) => ({ value: p.value, label: p.label }))}
+          />
+        </Form.Item>
+        {!resource.booking && (
+          <Form.Item
+            name="buildingId"
+            label={labels.buildingId}
+            rules={[{ required: true, message: '请选择售卡楼宇' }]}
+          >
+            <Select
+              placeholder={product ? '请选择售卡楼宇' : '请先选择产品'}
+              disabled={!product}
+              options={buildings.data
+                ?.filter((b) => product?.buildingIds.includes(b.value))
+                .map((b) => ({ value: b.value, label: b.label }))}
+            />
+          </Form.Item>
+        )}
+        {resource.booking && (
+          <>
+            <Form.Item name="day" label="预订日期" rules={[{ required: true, message: '请选择预订日期' }]}>
+              <DatePicker
+                style={{ width: '100%' }}
+                disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
+                placeholder="请选择预订日期"
+              />
+            </Form.Item>
+            <Space.Compact block>
+              <Form.Item
+                name="from"
+                label={labels.startAt}
+                rules={[{ required: true, message: '请选择开始时间' }]}
+                style={{ flex: 1 }}
+              >
+                <Select
+                  placeholder={product ? '开始时间' : '请先选择产品'}
+                  disabled={!product}
+                  options={times.starts.map((t) => ({ value: t, label: t }))}
+                />
+              </Form.Item>
+              <Form.Item
+                name="to"
+                label={labels.endAt}
+                rules={[{ required: true, message: '请选择结束时间' }]}
+                style={{ flex: 1 }}
+              >
+                <Select
+                  placeholder={product ? '结束时间' : '请先选择产品'}
+                  disabled={!product}
+                  options={times.ends.map((t) => ({ value: t, label: t }))}
+                />
+              </Form.Item>
+            </Space.Compact>
+            {product && (
+              <Typography.Paragraph type="secondary">
+                开放时间 {product.openTime}–{product.closeTime}，最短预订 {product.minBookingMinutes}{' '}
+                分钟，每小时 {formatYuan(product.priceFen)}
+              </Typography.Paragraph>
+            )}
+            <Form.Item name="payMethod" label={labels.payMethod} rules={[{ required: true }]}>
+              <Radio.Group options={savePayMethodOptions.map((o) => ({ value: o.value, label: o.label }))} />
+            </Form.Item>
+          </>
+        )}
+        {payMethod === 'card' ? (
+          <Form.Item
+            name="cardNo"
+            label={labels.cardNo}
+            rules={[{ required: true, whitespace: true, message: '用会议卡支付时请填写会议卡卡号' }]}
+            extra="从该会员本人已支付、未过期的会议卡余额中扣除"
+          >
+            <Input allowClear maxLength={40} placeholder="请输入会议卡卡号" />
+          </Form.Item>
+        ) : (
+          <Form.Item
+            name="paid"
+            label="已线下收款"
+            valuePropName="checked"
+            extra="不勾选则订单为待支付，收款后在详情中确认支付"
+          >
+            <Switch />
+          </Form.Item>
+        )}
+        <Form.Item name="referrerPhone" label={labels.referrerPhone} rules={rules.optionalPhone}>
+          <Input allowClear maxLength={11} placeholder="选填" />
+        </Form.Item>
+        <Form.Item
+          name="remark"
+          label={labels.remark}
+          rules={[{ max: 500, message: '备注最多 500 个字符，请删减后重试' }]}
+        >
+          <Input.TextArea rows={2} placeholder="选填" />
+        </Form.Item>
+        <Typography.Text strong aria-label="订单金额">
+          订单金额：{priceFen === undefined ? '—' : formatYuan(priceFen)}
+        </Typography.Text>
+      </Form>
+    </Drawer>
+  );
+}

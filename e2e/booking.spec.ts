@@ -1,0 +1,213 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { prefixes, resourcePaths, type Page as Paged } from '@cowork/contract';
+import { member } from '@cowork/contract/resources/member';
+import {
+  officeStationOrder,
+  orderPaths,
+  teamCardOrder,
+  userCardOrder,
+  type OrderDetail,
+  type OrderProductOption,
+} from '@cowork/contract/resources/order';
+import { bearerOf, choose, demo, signIn } from './helpers';
+
+const room = orderPaths(officeStationOrder);
+const meetingCard = orderPaths(teamCardOrder);
+const DAY = 86_400_000;
+
+/** The Shanghai calendar day `n` days from now. */
+const dayIn = (n: number) => new Date(Date.now() + 8 * 3_600_000 + n * DAY).toISOString().slice(0, 10);
+const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+const yuan = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
+
+/** A demo member, a published meeting room and a published meeting card sold in the room's building. */
+async function fixtures(request: APIRequestContext, headers: Record<string, string>) {
+  const members = await request.get(`${resourcePaths(member).page}?size=1`, { headers });
+  const [buyer] = ((await members.json()).data as Paged<{ phone: string }>).records;
+  const rooms = (await (await request.get(room.products, { headers })).json()).data as OrderProductOption[];
+  const cards = (await (await request.get(meetingCard.products, { headers })).json())
+    .data as OrderProductOption[];
+  const pair = rooms
+    .flatMap((r) => cards.map((c) => ({ room: r, card: c })))
+    .find(({ room: r, card: c }) => c.buildingIds.includes(r.buildingIds[0]));
+  expect(buyer, 'the demo holds a member').toBeTruthy();
+  expect(pair, 'the demo sells a meeting card in a building with a meeting room').toBeTruthy();
+  return { buyer, ...pair! };
+}
+
+test.describe('订单管理: 会议室订单 and the meeting card paying them', () => {
+  test('find a card-paid booking by phone and date range, refund it and see the card balance restored', async ({
+    page,
+    request,
+  }) => {
+    const headers = await bearerOf(request, demo.admin);
+    const { buyer, room: station, card } = await fixtures(request, headers);
+    const sold = await request.post(meetingCard.save, {
+      headers,
+      data: {
+        memberPhone: buyer.phone,
+        productId: card.value,
+        buildingId: station.buildingIds[0],
+        payMethod: 'offline',
+        paid: true,
+      },
+    });
+    expect(sold.status(), await sold.text()).toBe(200);
+    const meeting = (await sold.json()).data as OrderDetail;
+    const face = meeting.balanceFen!;
+    // One hour (or the room's shortest booking) from an hour after opening, a few days ahead.
+    const start = minutesOf(station.openTime!) + 60;
+    const end = start + Math.max(60, station.minBookingMinutes ?? 60);
+    const day = dayIn(5);
+    const booked = await request.post(room.save, {
+      headers,
+      data: {
+        memberPhone: buyer.phone,
+        productId: station.value,
+        payMethod: 'card',
+        cardNo: meeting.cardNo,
+        startAt: `${day}T${hhmm(start)}:00+08:00`,
+        endAt: `${day}T${hhmm(end)}:00+08:00`,
+      },
+    });
+    expect(booked.status(), await booked.text()).toBe(200);
+    const booking = (await booked.json()).data as OrderDetail;
+    expect(booking.paidFen).toBeGreaterThan(0);
+    const today = dayIn(0);
+
+    await signIn(page, demo.yunying);
+    await page.goto('/order/meetingRoom');
+    const search = page.locator('form[id="office-station-order-search"]');
+    await search.getByLabel('会员手机号', { exact: true }).fill(buyer.phone);
+    await search.getByPlaceholder('开始日期').click();
+    await search.getByPlaceholder('开始日期').fill(today);
+    await search.getByPlaceholder('结束日期').fill(today);
+    await search.getByPlaceholder('结束日期').press('Enter');
+    await search.getByRole('button', { name: /查\s*询/ }).click();
+
+    const rows = page.locator('tbody tr.ant-table-row');
+    const row = rows.filter({ hasText: booking.orderNo });
+    await expect(row).toBeVisible();
+    for (const text of await rows.allInnerTexts()) expect(text).toContain(buyer.phone);
+    await expect(row).toContainText(`${day} ${hhmm(start)}`);
+    await expect(row).toContainText('已支付');
+
+    await row.getByRole('button', { name: '详情' }).click();
+    const drawer = page.getByRole('dialog', { name: '会议室订单详情' });
+    await expect(drawer).toContainText(`${day} ${hhmm(start)}–${hhmm(end)}`);
+    await expect(drawer).toContainText(meeting.cardNo!);
+    await drawer.getByRole('button', { name: /^退\s*款$/ }).click();
+    const dialog = page.getByRole('dialog', { name: '退款' });
+    await dialog.getByLabel('原因').fill('会员取消会议（端到端测试）');
+    await dialog.getByRole('button', { name: '确认退款' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(drawer.locator('.ant-descriptions').first()).toContainText('已退款');
+    await page.keyboard.press('Escape');
+
+    await page.goto('/order/meeting');
+    const cardSearch = page.locator('form[id="team-card-order-search"]');
+    await cardSearch.getByLabel('订单号', { exact: true }).fill(meeting.orderNo);
+    await cardSearch.getByRole('button', { name: /查\s*询/ }).click();
+    await page
+      .locator('tbody tr.ant-table-row')
+      .filter({ hasText: meeting.orderNo })
+      .getByRole('button', { name: '详情' })
+      .click();
+    const cardDrawer = page.getByRole('dialog', { name: '会议卡订单详情' });
+    // The whole face value is back on the card, and its booking list shows the refund.
+    await expect(cardDrawer.locator('.ant-descriptions-row').filter({ hasText: '余额' })).toContainText(
+      yuan(face),
+    );
+    const paidBookings = cardDrawer.getByRole('table', { name: '该卡支付的预订' });
+    await expect(paidBookings.getByRole('row').filter({ hasText: booking.orderNo })).toContainText('已退款');
+  });
+
+  test('新建订单: a booking entered in the drawer is listed with its times', async ({ page, request }) => {
+    const headers = await bearerOf(request, demo.admin);
+    const { buyer, room: station } = await fixtures(request, headers);
+    const start = minutesOf(station.openTime!) + 120;
+    const end = start + Math.max(60, station.minBookingMinutes ?? 60);
+    const day = dayIn(6);
+
+    await signIn(page, demo.yunying);
+    await page.goto('/order/meetingRoom');
+    await page.getByRole('button', { name: /新建订单/ }).click();
+    const drawer = page.getByRole('dialog', { name: '新建会议室订单' });
+    await drawer.getByLabel('会员手机号', { exact: true }).fill(buyer.phone);
+    await choose(page, '产品', station.label)(drawer);
+    await drawer.getByLabel('预订日期', { exact: true }).click();
+    await drawer.getByLabel('预订日期', { exact: true }).fill(day);
+    await drawer.getByLabel('预订日期', { exact: true }).press('Enter');
+    await choose(page, '预订开始时间', hhmm(start))(drawer);
+    await choose(page, '预订结束时间', hhmm(end))(drawer);
+    const price = Math.round((station.priceFen * (end - start)) / 60);
+    await expect(drawer.getByLabel('订单金额')).toContainText(yuan(price));
+    await drawer.getByLabel('已线下收款').click();
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+
+    const toast = page.locator('.ant-message').getByText(/^订单 MR\d+ 已创建$/);
+    await expect(toast).toBeVisible();
+    const orderNo = (await toast.innerText()).match(/MR\d+/)![0];
+    await expect(drawer).toBeHidden();
+
+    const search = page.locator('form[id="office-station-order-search"]');
+    await search.getByLabel('订单号', { exact: true }).fill(orderNo);
+    await search.getByRole('button', { name: /查\s*询/ }).click();
+    const row = page.locator('tbody tr.ant-table-row').filter({ hasText: orderNo });
+    await expect(row).toBeVisible();
+    await expect(row).toContainText(buyer.phone);
+    await expect(row).toContainText(`${day} ${hhmm(start)}`);
+    await expect(row).toContainText('已支付');
+    await expect(row).toContainText(yuan(price));
+
+    // The same slot again is refused, naming the order that holds it.
+    await page.getByRole('button', { name: /新建订单/ }).click();
+    await drawer.getByLabel('会员手机号', { exact: true }).fill(buyer.phone);
+    await choose(page, '产品', station.label)(drawer);
+    await drawer.getByLabel('预订日期', { exact: true }).click();
+    await drawer.getByLabel('预订日期', { exact: true }).fill(day);
+    await drawer.getByLabel('预订日期', { exact: true }).press('Enter');
+    await choose(page, '预订开始时间', hhmm(start))(drawer);
+    await choose(page, '预订结束时间', hhmm(end))(drawer);
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(page.locator('.ant-message')).toContainText(`该时段已被订单 ${orderNo}`);
+    await expect(drawer).toBeVisible();
+  });
+
+  test("新建订单 on 会员卡订单: the building is chosen among the card's, and the order is listed as pending", async ({
+    page,
+    request,
+  }) => {
+    const headers = await bearerOf(request, demo.admin);
+    const { buyer } = await fixtures(request, headers);
+    const cards = (await (await request.get(orderPaths(userCardOrder).products, { headers })).json())
+      .data as OrderProductOption[];
+    const card = cards.find((c) => c.buildingIds.length > 0)!;
+    expect(card, 'the demo sells a member card').toBeTruthy();
+    const buildings = (await (await request.get(`${prefixes.building}/building/list`, { headers })).json())
+      .data as { value: number; label: string }[];
+    const where = buildings.find((b) => b.value === card.buildingIds[0])!;
+
+    await signIn(page, demo.caiwu);
+    await page.goto('/order/member');
+    await page.getByRole('button', { name: /新建订单/ }).click();
+    const drawer = page.getByRole('dialog', { name: '新建会员卡订单' });
+    await drawer.getByLabel('会员手机号', { exact: true }).fill(buyer.phone);
+    await choose(page, '产品', card.label)(drawer);
+    await choose(page, '楼宇', where.label)(drawer);
+    await expect(drawer.getByLabel('订单金额')).toContainText(yuan(card.priceFen));
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+    const toast = page.locator('.ant-message').getByText(/^订单 UC\d+ 已创建$/);
+    await expect(toast).toBeVisible();
+    const orderNo = (await toast.innerText()).match(/UC\d+/)![0];
+
+    const search = page.locator('form[id="user-card-order-search"]');
+    await search.getByLabel('订单号', { exact: true }).fill(orderNo);
+    await search.getByRole('button', { name: /查\s*询/ }).click();
+    const row = page.locator('tbody tr.ant-table-row').filter({ hasText: orderNo });
+    await expect(row).toContainText('待支付');
+    await expect(row).toContainText(where.label);
+  });
+});
