@@ -20,9 +20,10 @@ export interface ChartSeries {
 /** Distinguishable colours (antd's palette), one per series in order. */
 export const chartColors = ['#1677ff', '#52c41a', '#faad14', '#13c2c2', '#722ed1', '#eb2f96', '#fa541c'];
 
-const WIDTH = 760;
-const HEIGHT = 260;
-const MARGIN = { top: 16, right: 12, bottom: 28, left: 64 };
+// Drawing units; the chart scales to its card, so text stays readable at half-page widths.
+const WIDTH = 600;
+const HEIGHT = 280;
+const MARGIN = { top: 30, right: 18, bottom: 26, left: 56 };
 const PLOT_W = WIDTH - MARGIN.left - MARGIN.right;
 const PLOT_H = HEIGHT - MARGIN.top - MARGIN.bottom;
 
@@ -72,7 +73,7 @@ export function RevenueChart({
           {`${days[0]} 至 ${days[days.length - 1]}，合计 ${formatYuan(sum)}` +
             (maxFen > 0 ? `，最高为 ${days[best]} 的 ${formatYuan(maxFen)}` : '')}
         </desc>
-        <text x={12} y={MARGIN.top - 4} className="revenue-chart-unit">
+        <text x={4} y={14} className="revenue-chart-unit">
           金额（元）
         </text>
         {ticks.map((tick) => (
