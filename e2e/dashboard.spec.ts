@@ -6,6 +6,9 @@ import { demo, signIn } from './helpers';
  * numbers are read, never assumed: the demo data moves with the day the test runs.
  */
 
+/** A count as shown, with or without thousands separators (1,234). */
+const count = (text: string) => Number(text.replace(/,/g, ''));
+
 /** Opens 首页, reads the number of the link named `name` and follows it. */
 async function follow(page: Page, name: string): Promise<string> {
   await page.goto('/');
@@ -48,12 +51,12 @@ test.describe('首页 dashboard', () => {
       // The search form shows the filter the list applies.
       await expect(rangeInputs(page, '下单时间').first()).toHaveValue(from);
       await expect(rangeInputs(page, '下单时间').last()).toHaveValue(to);
-      await expectListTotal(page, Number(value));
+      await expectListTotal(page, count(value));
     }
     // The month holds today.
     await page.goto('/');
-    const today = Number(await page.getByRole('link', { name: '今日会员卡订单数', exact: true }).innerText());
-    const month = Number(await page.getByRole('link', { name: '本月会员卡订单数', exact: true }).innerText());
+    const today = count(await page.getByRole('link', { name: '今日会员卡订单数', exact: true }).innerText());
+    const month = count(await page.getByRole('link', { name: '本月会员卡订单数', exact: true }).innerText());
     expect(month).toBeGreaterThanOrEqual(today);
   });
 
@@ -62,14 +65,15 @@ test.describe('首页 dashboard', () => {
   }) => {
     const value = await follow(page, '本月会议卡订单数');
     await expect(page).toHaveURL(/\/order\/meeting\?/);
-    await expectListTotal(page, Number(value));
+    await expectListTotal(page, count(value));
 
     await page.goto('/');
+    const total = count(await page.getByRole('link', { name: '本月订单数', exact: true }).innerText());
     const byKind = page.getByRole('table').first();
     const counts = await byKind.getByRole('link', { name: /^本月.+订单数$/ }).allInnerTexts();
     const titled = await byKind.locator('[title^="本月"][title*="订单数"]').allInnerTexts();
-    const sum = [...counts, ...titled].reduce((s, t) => s + Number(t), 0);
-    await expect(page.getByRole('link', { name: '本月订单数', exact: true })).toHaveText(String(sum));
+    const sum = [...counts, ...titled].reduce((s, t) => s + count(t), 0);
+    expect(total).toBe(sum);
   });
 
   test("this month's 会员卡 revenue opens 商户分账 whose 实付合计 is the same amount", async ({ page }) => {
@@ -77,21 +81,21 @@ test.describe('首页 dashboard', () => {
     await expect(page).toHaveURL(/\/merchant\/share\?siteType=member-card&paidAtFrom=/);
     const summary = page.getByLabel('分账合计');
     await expect(summary.locator('.ant-statistic').filter({ hasText: '实付合计' })).toContainText(value);
-    const count = Number(
+    const rows = count(
       await summary
         .locator('.ant-statistic')
         .filter({ hasText: '订单笔数' })
         .locator('.ant-statistic-content')
         .innerText(),
     );
-    await expectListTotal(page, count);
+    await expectListTotal(page, rows);
   });
 
   test('new members of the month open 会员 registered in the month', async ({ page }) => {
     const value = await follow(page, '本月新增会员');
     await expect(page).toHaveURL(/\/user\/member\?registeredAtFrom=/);
     await expect(rangeInputs(page, '注册时间').first()).toHaveValue(/^\d{4}-\d{2}-01$/);
-    await expectListTotal(page, Number(value));
+    await expectListTotal(page, count(value));
   });
 
   test('the revenue chart and the utilisation table are shown with their titles', async ({ page }) => {

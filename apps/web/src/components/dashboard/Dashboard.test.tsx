@@ -3,7 +3,7 @@
  * several lists open the per-type table, and numbers without a list the user can open are plain.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { UserInfo } from '@cowork/contract';
@@ -172,8 +172,9 @@ describe('Dashboard', () => {
 
   it('shows nothing to a user who may view none of its lists', async () => {
     const { container } = renderAs([], summary({ orders: [], members: null, revenue: { days, series: [] } }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(container.querySelector('.ant-skeleton')).toBeNull();
+    // The skeleton shows while loading, then nothing at all.
+    expect(container.querySelector('.ant-skeleton')).not.toBeNull();
+    await waitFor(() => expect(container.querySelector('.ant-skeleton')).toBeNull());
     expect(container.textContent).toBe('');
   });
 });

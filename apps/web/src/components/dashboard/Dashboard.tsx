@@ -135,7 +135,7 @@ function PeriodCard({
 function KindTable({ data, links }: { data: DashboardSummary; links: ReturnType<typeof useLinks> }) {
   const count = (kind: OrderKind, period: Period, n: number, name: string) => (
     <NumberLink to={links.orders(kind, period)} label={`${name}${kindLabel(kind)}订单数`}>
-      {n}
+      {n.toLocaleString('zh-CN')}
     </NumberLink>
   );
   const money = (kind: OrderKind, period: Period, fen: number, name: string) => (
@@ -183,13 +183,13 @@ function KindTable({ data, links }: { data: DashboardSummary; links: ReturnType<
             <Table.Summary.Row className="dashboard-total">
               <Table.Summary.Cell index={0}>合计</Table.Summary.Cell>
               <Table.Summary.Cell index={1} align="right">
-                {sum((r) => r.todayCount)}
+                {sum((r) => r.todayCount).toLocaleString('zh-CN')}
               </Table.Summary.Cell>
               <Table.Summary.Cell index={2} align="right">
                 {formatYuan(sum((r) => r.todayPaidFen))}
               </Table.Summary.Cell>
               <Table.Summary.Cell index={3} align="right">
-                {sum((r) => r.monthCount)}
+                {sum((r) => r.monthCount).toLocaleString('zh-CN')}
               </Table.Summary.Cell>
               <Table.Summary.Cell index={4} align="right">
                 {formatYuan(sum((r) => r.monthPaidFen))}
