@@ -79,16 +79,18 @@ async function periods(db: Database, withMembers: boolean) {
       select to_char(local_day, 'YYYY-MM-DD') as today,
         to_char(local_month, 'YYYY-MM-DD') as month_from,
         to_char(local_month + interval '1 month' - interval '1 day', 'YYYY-MM-DD') as month_to,
-        ${
-          withMembers
-            ? sql`(select count(*) filter (where m.registered_at >= b.day_start and m.registered_at < b.day_end)
-                 from members m where m.registered_at >= b.month_start and m.registered_at < b.month_end)
-                 as members_today,
-              (select count(*) from members m
-                 where m.registered_at >= b.month_start and m.registered_at < b.month_end) as members_month`
-            : sql`null as members_today, null as members_month`
-        }
-      from bounds b`,
+        ${withMembers ? sql`mc.today as members_today, mc.month as members_month` : sql`null as members_today, null as members_month`}
+      from bounds b
+      ${
+        withMembers
+          ? sql`cross join lateral (
+              select count(*) filter (where m.registered_at >= b.day_start and m.registered_at < b.day_end) as today,
+                count(*) as month
+              from members m
+              where m.registered_at >= b.month_start and m.registered_at < b.month_end
+            ) mc`
+          : sql``
+      }`,
   );
   return {
     today: { from: String(row.today), to: String(row.today) },
