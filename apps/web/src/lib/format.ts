@@ -25,3 +25,13 @@ export function dayRangeToIso(range: [Dayjs, Dayjs] | null | undefined): { from?
   const to = dayjs.tz(`${range[1].format('YYYY-MM-DD')} 23:59:59.999`, DISPLAY_TIME_ZONE);
   return { from: from.toISOString(), to: to.toISOString() };
 }
+
+/**
+ * The day a date filter bound names, for a date picker: a date (`2025-01-31`, as links write it)
+ * as that day, an instant (`…T15:59:59.999Z`, as a search sends it) as its day in Asia/Shanghai.
+ */
+export function dayOfBound(value: unknown): Dayjs | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? dayjs(value) : dayjs(value).tz(DISPLAY_TIME_ZONE);
+  return day.isValid() ? day : undefined;
+}

@@ -1,9 +1,13 @@
+import { lazy, Suspense } from 'react';
 import { Col, Empty, Row, Skeleton } from 'antd';
 import { AppstoreOutlined, RightOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import type { MenuItem } from '@cowork/contract';
 import { useMenuTree, useUserInfo } from '../lib/user.ts';
 import './home.css';
+
+// Its tables and chart load after the greeting, so the shell after sign-in stays small.
+const Dashboard = lazy(() => import('../components/dashboard/Dashboard.tsx'));
 
 /** The first page an item leads to: its own url, or the first entry inside it. */
 export function firstPage(item: MenuItem): string | undefined {
@@ -16,8 +20,8 @@ export function firstPage(item: MenuItem): string | undefined {
 }
 
 /**
- * 首页: greets the user and links to the first screen of each of their menu groups.
- * A real dashboard (today's orders, bookings, revenue) comes later, once those screens exist.
+ * 首页: greets the user, shows the dashboard (today's and this month's numbers of the lists they
+ * may view, each opening its list) and links to the first screen of each of their menu groups.
  */
 export default function HomePage() {
   const { user } = useUserInfo();
@@ -31,6 +35,10 @@ export default function HomePage() {
     <div className="home">
       <h3 className="home-greeting">{`您好，${user.nickname ?? ''}`}</h3>
       <p className="home-intro">欢迎使用共享办公管理后台，请从下方入口或左侧菜单开始工作。</p>
+      <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
+        <Dashboard />
+      </Suspense>
+      <h4 className="home-section-title">快捷入口</h4>
       {menu.isPending ? (
         <Skeleton active />
       ) : groups.length === 0 ? (

@@ -5,7 +5,7 @@
  *
  * @example export default function SourcePage() { return <ResourcePage resource={source} />; }
  */
-import { Fragment, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { Fragment, useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import {
   App,
   Button,
@@ -30,7 +30,7 @@ import {
   type Fields,
   type ResourceDef,
 } from '@cowork/contract';
-import { dayRangeToIso } from '../../lib/format.ts';
+import { dayOfBound, dayRangeToIso } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import { usePermission } from '../PermissionGate.tsx';
 import { FieldCell, FieldInput, schemaRule, useListOptions } from './field-input.tsx';
@@ -175,6 +175,11 @@ export function ResourcePage<F extends Fields>({
     reset,
     pagination,
   } = usePagedQuery<ResourceRecord>([resource.key, 'page', fixedFilters], paths.page, fixedFilters);
+  // A list opened by a link with filters (首页) shows them in its search form.
+  const [linkedSearch] = useState(() => searchValuesOf(fields, query));
+  useEffect(() => {
+    if (Object.keys(linkedSearch).length > 0) searchForm.setFieldsValue(linkedSearch);
+  }, [searchForm, linkedSearch]);
   const refresh = () => queryClient.invalidateQueries({ queryKey: [resource.key] });
   const refreshLists = () => queryClient.invalidateQueries({ queryKey: ['list', paths.list] });
 
@@ -435,6 +440,21 @@ function withHiddenCleared(writable: [string, Field][], values: Record<string, u
 function searchFilters(query: Record<string, unknown>): Record<string, unknown> {
   const { current: _current, size: _size, sortField: _sortField, sortOrder: _sortOrder, ...filters } = query;
   return filters;
+}
+
+/** The search form's values for the filters of a query: a date range's bounds as its two days. */
+function searchValuesOf(fields: [string, Field][], query: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [key, f] of fields) {
+    if (f.search === 'range') {
+      const [from, to] = [dayOfBound(query[`${key}From`]), dayOfBound(query[`${key}To`])];
+      if (from && to) values[key] = [from, to];
+    } else if (f.search && query[key] !== undefined) {
+      const numeric = f.kind === 'reference' || f.kind === 'references' || f.kind === 'integer';
+      values[key] = numeric && /^\d+$/.test(String(query[key])) ? Number(query[key]) : query[key];
+    }
+  }
+  return values;
 }
 
 /** The schema's default (e.g. sort 0, published false) for a new record. */

@@ -1,7 +1,8 @@
 /**
  * The paging of a list screen: the query (page, size, filters), the `GET …/page` call keeping the
  * previous page while the next loads, and the table's pagination. ResourcePage and the screens
- * with their own table (操作日志) share it.
+ * with their own table (操作日志) share it. The first query takes its filters from the address's
+ * search parameters, so a link can open a list already filtered (首页: `?createdAtFrom=…`).
  *
  * @example
  *   const { page, pagination, search, reset, turnPage } = usePagedQuery<Row>(['auditLogPage'], path);
@@ -10,6 +11,7 @@
 import { useState } from 'react';
 import type { TablePaginationConfig } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import { cleanPayload, type Page } from '@cowork/contract';
 import { api } from '../../lib/request.ts';
 
@@ -36,7 +38,12 @@ export function usePagedQuery<T>(
   path: string,
   fixed: Record<string, unknown> = {},
 ) {
-  const [query, setQuery] = useState<PagedQuery>({ current: 1, size: 10 });
+  const [searchParams] = useSearchParams();
+  // Paging stays the list's own; every other parameter is a filter (the server checks it).
+  const [query, setQuery] = useState<PagedQuery>(() => {
+    const { current: _current, size: _size, ...filters } = Object.fromEntries(searchParams);
+    return { current: 1, size: 10, ...cleanPayload(filters) };
+  });
   const page = useQuery({
     queryKey: [...queryKey, query],
     queryFn: () => api.get<Page<T>>(path, cleanPayload({ ...query, ...fixed })),

@@ -1,0 +1,256 @@
+/**
+ * 首页 dashboard: `GET dashboard/summary`, every number an aggregate the database computes (a few
+ * GROUP BY / FILTER queries run together; no order or member rows reach Node).
+ *
+ * Periods are Shanghai calendar days: `bounds` takes now() in Asia/Shanghai and turns the local
+ * midnights of today, tomorrow, this month and next month back into instants, so the day and month
+ * edges are the same ones the lists use for a date filter (a date means that day in Shanghai).
+ *
+ * Access: any signed-in user may call it (the home page is everyone's), and each block is computed
+ * only from lists the caller may view: a kind's orders and revenue need that kind's order-list view
+ * permission, new members the member list's, utilisation the meeting-room order list's. What the
+ * caller may not view is neither computed nor sent.
+ *
+ * Revenue is the rule of 商户分账 (`sharedOrderStatuses`): paid_fen of orders paid in the period
+ * (paid_at) whose status is paid or used. A refunded order counts in no period, so a refund is not
+ * subtracted from the day it happened; it takes the order out of the day it was paid.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  dashboardEndpoints,
+  dashboardLinks,
+  dashboardSummary,
+  orderViewPermissionOfKind,
+  type DashboardSummary,
+  type DashboardUtilisation,
+} from '@cowork/contract/resources/dashboard';
+import { sharedOrderStatuses } from '@cowork/contract/resources/merchant-share-order';
+import { orderKindOptions, type OrderKind } from '@cowork/contract/resources/order';
+import type { Database } from '../../db/client.ts';
+import { envelope, ok } from '../../lib/http.ts';
+import { currentUser, hasPermission } from '../../plugins/auth.ts';
+
+/** Days of the revenue series, today included. */
+const SERIES_DAYS = 30;
+/** From the first day of the series to today (a constant, written into the SQL). */
+const seriesSpan = sql.raw(`interval '${SERIES_DAYS - 1} days'`);
+
+/** Local (Shanghai) midnights and the instants they are, for today and this calendar month. */
+const bounds = sql`bounds as (
+  select local_day, local_month,
+    local_day at time zone 'Asia/Shanghai' as day_start,
+    (local_day + interval '1 day') at time zone 'Asia/Shanghai' as day_end,
+    local_month at time zone 'Asia/Shanghai' as month_start,
+    (local_month + interval '1 month') at time zone 'Asia/Shanghai' as month_end,
+    extract(day from local_month + interval '1 month' - interval '1 day')::int as month_days
+  from (
+    select date_trunc('day', now() at time zone 'Asia/Shanghai') as local_day,
+      date_trunc('month', now() at time zone 'Asia/Shanghai') as local_month
+  ) clock
+)`;
+
+/** The statuses whose paid_fen is revenue, as an SQL list. */
+const revenueStatuses = sql.join(
+  sharedOrderStatuses.map((status) => sql`${status}`),
+  sql`, `,
+);
+
+/** The kinds as a one-column relation `kinds(kind)` (empty when the caller may view none). */
+const kindsRelation = (kinds: OrderKind[]) =>
+  kinds.length === 0
+    ? sql`kinds as (select null::text as kind where false)`
+    : sql`kinds(kind) as (values ${sql.join(
+        kinds.map((kind) => sql`(${kind}::text)`),
+        sql`, `,
+      )})`;
+
+type Rows = Record<string, unknown>[];
+async function rowsOf(db: Database, query: SQL): Promise<Rows> {
+  const result = (await db.execute(query)) as unknown as { rows: Rows };
+  return result.rows;
+}
+
+/** Today, this month and, when the caller may view members, the members registered in each. */
+async function periods(db: Database, withMembers: boolean) {
+  const [row] = await rowsOf(
+    db,
+    sql`with ${bounds}
+      select to_char(local_day, 'YYYY-MM-DD') as today,
+        to_char(local_month, 'YYYY-MM-DD') as month_from,
+        to_char(local_month + interval '1 month' - interval '1 day', 'YYYY-MM-DD') as month_to,
+        ${withMembers ? sql`mc.today as members_today, mc.month as members_month` : sql`null as members_today, null as members_month`}
+      from bounds b
+      ${
+        withMembers
+          ? sql`cross join lateral (
+              select count(*) filter (where m.registered_at >= b.day_start and m.registered_at < b.day_end) as today,
+                count(*) as month
+              from members m
+              where m.registered_at >= b.month_start and m.registered_at < b.month_end
+            ) mc`
+          : sql``
+      }`,
+  );
+  return {
+    today: { from: String(row.today), to: String(row.today) },
+    month: { from: String(row.month_from), to: String(row.month_to) },
+    members: withMembers ? { today: Number(row.members_today), month: Number(row.members_month) } : null,
+  };
+}
+
+/** Per kind: orders created today and this month (any status), revenue paid today and this month. */
+async function ordersByKind(db: Database, kinds: OrderKind[]): Promise<DashboardSummary['orders']> {
+  if (kinds.length === 0) return [];
+  const rows = await rowsOf(
+    db,
+    sql`with ${bounds}, ${kindsRelation(kinds)}
+      select k.kind,
+        count(o.id) filter (where o.created_at >= b.day_start and o.created_at < b.day_end) as today_count,
+        count(o.id) filter (where o.created_at >= b.month_start and o.created_at < b.month_end) as month_count,
+        coalesce(sum(o.paid_fen) filter (where o.status in (${revenueStatuses})
+          and o.paid_at >= b.day_start and o.paid_at < b.day_end), 0) as today_paid,
+        coalesce(sum(o.paid_fen) filter (where o.status in (${revenueStatuses})
+          and o.paid_at >= b.month_start and o.paid_at < b.month_end), 0) as month_paid
+      from bounds b
+      cross join kinds k
+      left join orders o on o.kind = k.kind
+        and ((o.created_at >= b.month_start and o.created_at < b.month_end)
+          or (o.paid_at >= b.month_start and o.paid_at < b.month_end))
+      group by k.kind`,
+  );
+  const byKind = new Map(rows.map((row) => [row.kind as OrderKind, row]));
+  return kinds.map((kind) => {
+    const row = byKind.get(kind)!;
+    return {
+      kind,
+      todayCount: Number(row.today_count),
+      monthCount: Number(row.month_count),
+      todayPaidFen: Number(row.today_paid),
+      monthPaidFen: Number(row.month_paid),
+    };
+  });
+}
+
+/** Revenue of each of the last 30 days per kind; days without revenue are 0 (generate_series). */
+async function revenueSeries(db: Database, kinds: OrderKind[]): Promise<DashboardSummary['revenue']> {
+  const rows = await rowsOf(
+    db,
+    sql`with ${bounds}, ${kindsRelation(kinds)},
+      days as (
+        select generate_series(local_day - ${seriesSpan}, local_day, interval '1 day') as day
+        from bounds
+      ),
+      paid as (
+        select date_trunc('day', o.paid_at at time zone 'Asia/Shanghai') as day, o.kind, sum(o.paid_fen) as fen
+        from orders o, bounds b
+        where o.kind in (select kind from kinds) and o.status in (${revenueStatuses})
+          and o.paid_at >= (b.local_day - ${seriesSpan}) at time zone 'Asia/Shanghai'
+          and o.paid_at < b.day_end
+        group by 1, 2
+      )
+      select to_char(d.day, 'YYYY-MM-DD') as day, k.kind, coalesce(p.fen, 0) as fen
+      from days d
+      left join kinds k on true
+      left join paid p on p.day = d.day and p.kind = k.kind
+      order by d.day`,
+  );
+  const days = [...new Set(rows.map((row) => String(row.day)))];
+  const series = kinds.map((kind) => {
+    const byDay = new Map(rows.filter((row) => row.kind === kind).map((row) => [row.day, Number(row.fen)]));
+    return { kind, paidFen: days.map((day) => byDay.get(day) ?? 0) };
+  });
+  return { days, series };
+}
+
+/**
+ * Meeting rooms (published office stations) by building: minutes booked by paid or used bookings
+ * of those rooms, clipped to the period, against the minutes the rooms are open in it (each room's
+ * daily opening hours × the period's days: 1 for today, the month's length for this month).
+ */
+async function utilisationByBuilding(db: Database): Promise<NonNullable<DashboardSummary['utilisation']>> {
+  const rows = await rowsOf(
+    db,
+    sql`with ${bounds},
+      rooms as (
+        select s.id, s.building_id,
+          (extract(epoch from (s.close_time::time - s.open_time::time)) / 60)::int as open_minutes
+        from office_stations s
+        where s.published
+      ),
+      booked as (
+        select r.building_id,
+          coalesce(sum(extract(epoch from least(o.end_at, b.day_end) - greatest(o.start_at, b.day_start))::numeric / 60)
+            filter (where o.start_at < b.day_end and o.end_at > b.day_start), 0) as today,
+          coalesce(sum(extract(epoch from least(o.end_at, b.month_end) - greatest(o.start_at, b.month_start))::numeric / 60), 0)
+            as month
+        from orders o
+        join rooms r on r.id = o.product_id
+        cross join bounds b
+        where o.kind = 'office-station' and o.status in (${revenueStatuses})
+          and o.start_at < b.month_end and o.end_at > b.month_start
+        group by r.building_id
+      ),
+      totals as (
+        select bu.id, bu.name, bu.sort, count(r.id) as rooms,
+          sum(r.open_minutes) as open_today,
+          sum(r.open_minutes) * max(b.month_days) as open_month,
+          round(coalesce(max(bk.today), 0)) as booked_today,
+          round(coalesce(max(bk.month), 0)) as booked_month
+        from rooms r
+        join buildings bu on bu.id = r.building_id
+        cross join bounds b
+        left join booked bk on bk.building_id = r.building_id
+        group by bu.id, bu.name, bu.sort
+      )
+      select id, name, rooms, open_today, open_month, booked_today, booked_month,
+        coalesce(round((booked_today * 100.0 / nullif(open_today, 0))::numeric, 1), 0) as percent_today,
+        coalesce(round((booked_month * 100.0 / nullif(open_month, 0))::numeric, 1), 0) as percent_month
+      from totals
+      order by sort, id`,
+  );
+  const share = (booked: unknown, open: unknown, percent: unknown): DashboardUtilisation => ({
+    bookedMinutes: Number(booked),
+    openMinutes: Number(open),
+    percent: Number(percent),
+  });
+  return rows.map((row) => ({
+    buildingId: Number(row.id),
+    buildingName: String(row.name),
+    rooms: Number(row.rooms),
+    today: share(row.booked_today, row.open_today, row.percent_today),
+    month: share(row.booked_month, row.open_month, row.percent_month),
+  }));
+}
+
+const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    dashboardEndpoints.summary,
+    {
+      // Everyone's home page; the handler leaves out what the caller may not view.
+      config: { auth: true },
+      schema: {
+        tags: ['dashboard'],
+        summary: '首页数据：今日与本月的订单、实收、新增会员，近 30 天实收走势与会议室使用率',
+        response: { 200: envelope(dashboardSummary) },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const kinds = orderKindOptions
+        .map((o) => o.value)
+        .filter((kind) => hasPermission(user, orderViewPermissionOfKind(kind)));
+      const [period, orders, revenue, utilisation] = await Promise.all([
+        periods(app.db, hasPermission(user, dashboardLinks.membersPermission)),
+        ordersByKind(app.db, kinds),
+        revenueSeries(app.db, kinds),
+        hasPermission(user, dashboardLinks.utilisationPermission)
+          ? utilisationByBuilding(app.db)
+          : Promise.resolve(null),
+      ]);
+      return ok({ ...period, orders, revenue, utilisation } satisfies DashboardSummary);
+    },
+  );
+};
+
+export default dashboardRoutes;

@@ -1,0 +1,180 @@
+/**
+ * The dashboard's links: each number opens the list it counts with the same period, totals over
+ * several lists open the per-type table, and numbers without a list the user can open are plain.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import type { UserInfo } from '@cowork/contract';
+import { dashboardEndpoints, type DashboardSummary } from '@cowork/contract/resources/dashboard';
+import { queryKeys } from '../../lib/query-client.ts';
+import { request } from '../../lib/request.ts';
+import { setTokens } from '../../lib/session.ts';
+import { mockAdapter } from '../../test/mock-adapter.ts';
+import { Dashboard } from './Dashboard.tsx';
+
+const originalAdapter = request.defaults.adapter;
+afterEach(() => {
+  request.defaults.adapter = originalAdapter;
+});
+
+const days = Array.from({ length: 30 }, (_, i) => `2026-11-${String(i + 1).padStart(2, '0')}`);
+const zeros = () => Array<number>(30).fill(0);
+const summary = (patch: Partial<DashboardSummary> = {}): DashboardSummary => ({
+  today: { from: '2026-11-21', to: '2026-11-21' },
+  month: { from: '2026-11-01', to: '2026-11-30' },
+  orders: [
+    { kind: 'user-card', todayCount: 4, monthCount: 40, todayPaidFen: 70000, monthPaidFen: 1234500 },
+    { kind: 'team-card', todayCount: 1, monthCount: 9, todayPaidFen: 80000, monthPaidFen: 170000 },
+    { kind: 'airport', todayCount: 2, monthCount: 3, todayPaidFen: 5000, monthPaidFen: 5000 },
+  ],
+  members: { today: 2, month: 5 },
+  revenue: {
+    days,
+    series: [
+      { kind: 'user-card', paidFen: zeros() },
+      { kind: 'team-card', paidFen: zeros() },
+      { kind: 'airport', paidFen: zeros() },
+    ],
+  },
+  utilisation: null,
+  ...patch,
+});
+
+function renderAs(permissions: string[], data: DashboardSummary) {
+  setTokens('access', 'refresh');
+  request.defaults.adapter = mockAdapter((config) =>
+    config.url === dashboardEndpoints.summary
+      ? { status: 200, data: { code: 200, msg: '操作成功', data } }
+      : { status: 404, data: { code: 404, msg: '不存在', data: null } },
+  );
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  client.setQueryData(queryKeys.userInfo, {
+    ssoUserId: 1,
+    nickname: '测试',
+    permissions,
+  } as Partial<UserInfo>);
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <Dashboard />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const href = async (name: string) => (await screen.findByRole('link', { name })).getAttribute('href');
+
+describe('Dashboard', () => {
+  it('links each number to its list, filtered to the same days', async () => {
+    renderAs(
+      ['order:member:view', 'order:meeting:view', 'merchant:share:view', 'user:member:view'],
+      summary(),
+    );
+    expect(await href('今日会员卡订单数')).toBe(
+      '/order/member?createdAtFrom=2026-11-21&createdAtTo=2026-11-21',
+    );
+    expect((await screen.findByRole('link', { name: '今日会员卡订单数' })).textContent).toBe('4');
+    expect(await href('本月会议卡订单数')).toBe(
+      '/order/meeting?createdAtFrom=2026-11-01&createdAtTo=2026-11-30',
+    );
+    expect(await href('本月会员卡实收金额')).toBe(
+      '/merchant/share?siteType=member-card&paidAtFrom=2026-11-01&paidAtTo=2026-11-30',
+    );
+    expect((await screen.findByRole('link', { name: '本月会员卡实收金额' })).textContent).toBe('¥12345.00');
+    expect(await href('今日新增会员')).toBe(
+      '/user/member?registeredAtFrom=2026-11-21&registeredAtTo=2026-11-21',
+    );
+    // Totals over three lists open the per-type table.
+    expect(await href('今日订单数')).toBe('#dashboard-by-kind');
+    expect((await screen.findByRole('link', { name: '今日订单数' })).textContent).toBe('7');
+    expect((await screen.findByRole('link', { name: '今日实收金额' })).textContent).toBe('¥1550.00');
+  });
+
+  it('shows numbers of lists not built yet, or not open to the user, without a link', async () => {
+    renderAs(['order:member:view', 'order:meeting:view'], summary());
+    await screen.findByRole('link', { name: '今日会员卡订单数' });
+    // 机场贵宾厅订单 has no screen yet; revenue needs 商户分账.
+    expect(screen.queryByRole('link', { name: '今日机场贵宾厅订单数' })).toBeNull();
+    expect(screen.getByTitle('今日机场贵宾厅订单数（暂无可打开的列表）').textContent).toBe('2');
+    expect(screen.queryByRole('link', { name: '今日会员卡实收金额' })).toBeNull();
+    expect(screen.getByText('近 30 天暂无实收，订单支付后这里会显示每日走势。')).toBeTruthy();
+  });
+
+  it('a total of one list is that list; all kinds of revenue are all of 商户分账', async () => {
+    const one = summary({
+      orders: [summary().orders[0]],
+      revenue: { days, series: [{ kind: 'user-card', paidFen: zeros() }] },
+      members: null,
+    });
+    const { unmount } = renderAs(['order:member:view', 'merchant:share:view'], one);
+    expect(await href('今日订单数')).toBe('/order/member?createdAtFrom=2026-11-21&createdAtTo=2026-11-21');
+    expect(await href('今日实收金额')).toBe(
+      '/merchant/share?siteType=member-card&paidAtFrom=2026-11-21&paidAtTo=2026-11-21',
+    );
+    expect(screen.queryByText('新增会员')).toBeNull();
+    unmount();
+
+    const kinds = [
+      'user-card',
+      'team-card',
+      'office-seat',
+      'hall-seat',
+      'office-station',
+      'activity-station',
+      'airport',
+    ] as const;
+    const all = summary({
+      orders: kinds.map((kind) => ({ kind, todayCount: 0, monthCount: 0, todayPaidFen: 0, monthPaidFen: 0 })),
+    });
+    renderAs(['*'], all);
+    expect(await href('本月实收金额')).toBe('/merchant/share?paidAtFrom=2026-11-01&paidAtTo=2026-11-30');
+  });
+
+  it('utilisation by building, with an empty state without published rooms', async () => {
+    const usage = (booked: number, open: number, percent: number) => ({
+      bookedMinutes: booked,
+      openMinutes: open,
+      percent,
+    });
+    const { unmount } = renderAs(
+      ['order:meetingRoom:view'],
+      summary({
+        orders: [],
+        members: null,
+        revenue: { days, series: [] },
+        utilisation: [
+          {
+            buildingId: 1,
+            buildingName: '看板A座',
+            rooms: 2,
+            today: usage(210, 1380, 15.2),
+            month: usage(300, 41400, 0.7),
+          },
+        ],
+      }),
+    );
+    expect((await screen.findByLabelText('今日使用率 15.2%')).textContent).toContain(
+      '已预订 3.5 / 开放 23 小时',
+    );
+    expect(screen.getByRole('row', { name: /看板A座/ })).toBeTruthy();
+    unmount();
+
+    renderAs(
+      ['order:meetingRoom:view'],
+      summary({ orders: [], members: null, revenue: { days, series: [] }, utilisation: [] }),
+    );
+    expect(
+      await screen.findByText('暂无已发布的会议室，发布会议室后即可在此查看各楼宇的使用率。'),
+    ).toBeTruthy();
+  });
+
+  it('shows nothing to a user who may view none of its lists', async () => {
+    const { container } = renderAs([], summary({ orders: [], members: null, revenue: { days, series: [] } }));
+    // The skeleton shows while loading, then nothing at all.
+    expect(container.querySelector('.ant-skeleton')).not.toBeNull();
+    await waitFor(() => expect(container.querySelector('.ant-skeleton')).toBeNull());
+    expect(container.textContent).toBe('');
+  });
+});

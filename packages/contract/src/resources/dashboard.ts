@@ -1,0 +1,111 @@
+/**
+ * 首页 dashboard: today's and this month's orders, paid revenue and new members, a 30-day revenue
+ * series by product type and meeting-room utilisation by building, all computed by the database in
+ * one request. Days and months are those of Asia/Shanghai.
+ *
+ * Which numbers a caller gets: only those of lists the caller may view. Orders and revenue of a
+ * kind need the view permission of that kind's order list, new members that of the member list,
+ * utilisation that of the meeting-room order list; the blocks of the rest are left out (empty
+ * lists, null). New leads (线索) join this summary once the leads tables exist.
+ *
+ * Each number counts exactly what the list it links to shows for the same period:
+ * - orders of a kind: that kind's order list filtered by 下单时间 (createdAt), every status;
+ * - paid revenue of a kind: 商户分账 filtered by its product type and 支付时间 (paidAt), whose
+ *   实付合计 sums the same orders: status paid or used, by payment time; a refunded order is not
+ *   revenue, whenever it was refunded (the rule of `sharedOrderStatuses`);
+ * - new members: 会员 filtered by 注册时间 (registeredAt).
+ */
+import { z } from 'zod';
+import { prefixes } from '../endpoints.ts';
+import { menuRoutes, permissionOf } from '../routes.ts';
+import { orderKindOptions, type OrderKind } from './order.ts';
+
+export const dashboardEndpoints = {
+  /** GET: the whole dashboard for the signed-in caller. */
+  summary: `${prefixes.order}/dashboard/summary`,
+} as const;
+
+/** The console list of each kind of order (two kinds of desk share one screen). */
+export const orderListPathOfKind = {
+  'user-card': '/order/member',
+  'team-card': '/order/meeting',
+  'office-seat': '/order/seat',
+  'hall-seat': '/order/seat',
+  'office-station': '/order/meetingRoom',
+  'activity-station': '/order/activityVenue',
+  airport: '/order/airport',
+} as const satisfies Record<OrderKind, string>;
+
+/** The permission that opens a kind's order list, and with it the kind's dashboard numbers. */
+export const orderViewPermissionOfKind = (kind: OrderKind) =>
+  permissionOf({ path: orderListPathOfKind[kind] }, 'view');
+
+/** The console lists the numbers link to, and the permissions their blocks need. */
+export const dashboardLinks = {
+  members: '/user/member',
+  revenue: '/merchant/share',
+  membersPermission: permissionOf({ path: '/user/member' }, 'view'),
+  revenuePermission: permissionOf({ path: '/merchant/share' }, 'view'),
+  utilisationPermission: permissionOf({ path: orderListPathOfKind['office-station'] }, 'view'),
+} as const;
+
+/** Whether the console has built the screen at this path (links lead only to built screens). */
+export const isBuiltRoute = (path: string) => menuRoutes.some((r) => r.path === path && r.built);
+
+/** Labels of the kinds, in the order the dashboard shows them. */
+export const dashboardKinds = orderKindOptions.map(({ value, label }) => ({ value, label }));
+
+const count = z.number().int().nonnegative();
+const fen = z.number().int();
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/** A period as Shanghai calendar days, both ends included (the lists' date-range filter). */
+const period = z.object({ from: day, to: day });
+
+const kindEnum = z.enum(orderKindOptions.map((o) => o.value) as [OrderKind, ...OrderKind[]]);
+
+const utilisation = z.object({
+  /** Minutes of bookings (paid or used) of the building's published rooms inside the period. */
+  bookedMinutes: count,
+  /** Minutes the published rooms are open in the period: each room's daily hours × days. */
+  openMinutes: count,
+  /** bookedMinutes ÷ openMinutes × 100, one decimal; 0 when nothing is open. */
+  percent: z.number().nonnegative(),
+});
+
+export const dashboardSummary = z.object({
+  today: period,
+  /** The whole calendar month of today. */
+  month: period,
+  /** Orders created and revenue paid, per kind the caller may view (every such kind, zeros too). */
+  orders: z.array(
+    z.object({
+      kind: kindEnum,
+      todayCount: count,
+      monthCount: count,
+      todayPaidFen: fen,
+      monthPaidFen: fen,
+    }),
+  ),
+  /** Members registered; null when the caller may not view the member list. */
+  members: z.object({ today: count, month: count }).nullable(),
+  /** The last 30 days up to today, oldest first, and the revenue of each day per kind (fen). */
+  revenue: z.object({
+    days: z.array(day),
+    series: z.array(z.object({ kind: kindEnum, paidFen: z.array(fen) })),
+  }),
+  /** Meeting rooms by building (buildings with published rooms); null without the permission. */
+  utilisation: z
+    .array(
+      z.object({
+        buildingId: z.number().int(),
+        buildingName: z.string(),
+        rooms: count,
+        today: utilisation,
+        month: utilisation,
+      }),
+    )
+    .nullable(),
+});
+export type DashboardSummary = z.infer<typeof dashboardSummary>;
+export type DashboardUtilisation = z.infer<typeof utilisation>;
