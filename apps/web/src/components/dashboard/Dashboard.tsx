@@ -62,7 +62,9 @@ function useLinks(kinds: OrderKind[]) {
   const canShare = can([dashboardLinks.revenuePermission]);
   const orders = (kind: OrderKind, period: Period) => {
     const path = orderListPathOfKind[kind];
-    return isBuiltRoute(path) ? `${path}?${range('createdAt', period)}` : undefined;
+    // 工位订单 holds two kinds as tabs; the link opens the tab of the kind it counts.
+    const tab = kind === 'office-seat' || kind === 'hall-seat' ? `tab=${kind}&` : '';
+    return isBuiltRoute(path) ? `${path}?${tab}${range('createdAt', period)}` : undefined;
   };
   const revenue = (kind: OrderKind | undefined, period: Period) =>
     canShare

@@ -39,9 +39,10 @@ export function usePagedQuery<T>(
   fixed: Record<string, unknown> = {},
 ) {
   const [searchParams] = useSearchParams();
-  // Paging stays the list's own; every other parameter is a filter (the server checks it).
+  // Paging and the screen's tab stay the screen's own; every other parameter is a filter (the
+  // server checks it).
   const [query, setQuery] = useState<PagedQuery>(() => {
-    const { current: _current, size: _size, ...filters } = Object.fromEntries(searchParams);
+    const { current: _current, size: _size, tab: _tab, ...filters } = Object.fromEntries(searchParams);
     return { current: 1, size: 10, ...cleanPayload(filters) };
   });
   const page = useQuery({
