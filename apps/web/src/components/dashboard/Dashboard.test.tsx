@@ -92,12 +92,13 @@ describe('Dashboard', () => {
     expect((await screen.findByRole('link', { name: '今日实收金额' })).textContent).toBe('¥1550.00');
   });
 
-  it('shows numbers of lists not built yet, or not open to the user, without a link', async () => {
+  it('links every order kind to its list, and shows revenue without a link to whom 商户分账 is closed', async () => {
     renderAs(['order:member:view', 'order:meeting:view'], summary());
     await screen.findByRole('link', { name: '今日会员卡订单数' });
-    // 机场贵宾厅订单 has no screen yet; revenue needs 商户分账.
-    expect(screen.queryByRole('link', { name: '今日机场贵宾厅订单数' })).toBeNull();
-    expect(screen.getByTitle('今日机场贵宾厅订单数（暂无可打开的列表）').textContent).toBe('2');
+    expect(await href('今日机场贵宾厅订单数')).toBe(
+      '/order/airport?createdAtFrom=2026-11-21&createdAtTo=2026-11-21',
+    );
+    // Revenue needs 商户分账.
     expect(screen.queryByRole('link', { name: '今日会员卡实收金额' })).toBeNull();
     expect(screen.getByText('近 30 天暂无实收，订单支付后这里会显示每日走势。')).toBeTruthy();
   });
