@@ -32,16 +32,7 @@ import {
 } from '../../db/schema.ts';
 import { formatOrderNo, reserveOrderIds } from './order-number.ts';
 
-export const after = [
-  'member',
-  'building',
-  'user-card',
-  'team-card',
-  'seat',
-  'station',
-  'airport-product',
-  'merchant-share',
-];
+export const after = ['member', 'building', 'user-card', 'team-card', 'seat', 'station', 'airport-product'];
 
 export const DEFAULT_DEMO_ORDERS = 3000;
 /** Orders per member the seed keeps to at most, adding members when asked for more orders. */
