@@ -498,7 +498,8 @@ export async function addDemoOrders(
     }
   }
 
-  const firstDay = shanghaiDayStart(historyStart) + DAY;
+  // From the second whole day of the year, so every booking was made (and paid) before it starts.
+  const firstDay = shanghaiDayStart(historyStart) + 2 * DAY;
   const days = HISTORY_DAYS + AHEAD_DAYS - 1;
   for (const bookingKind of ['office-station', 'activity-station'] as const) {
     const rooms = c.rooms.filter((r) => r.kind === bookingKind);
@@ -674,7 +675,9 @@ export async function addDemoOrders(
     } else if (kind === 'office-seat' || kind === 'hall-seat') {
       const seat = pick(c.seats[kind]);
       const quantity = seat.unit === 'day' ? int(1, 5) : int(1, 3);
-      const startAt = shanghaiDayStart(createdAt) + int(1, 7) * DAY;
+      const paidAt = createdAt + int(1, 15) * MINUTE;
+      // The period starts on a later day than the payment.
+      const startAt = shanghaiDayStart(paidAt) + int(1, 7) * DAY;
       const endAt = seat.unit === 'day' ? startAt + quantity * DAY : addMonths(startAt, quantity);
       const future = startAt > now;
       const status = settledStatus(
@@ -692,7 +695,6 @@ export async function addDemoOrders(
             ],
         future,
       );
-      const paidAt = createdAt + int(1, 15) * MINUTE;
       drafts.push(
         draft(
           kind,
