@@ -54,4 +54,6 @@ if ('skipped' in orderPage) {
     console.log(`    cowork-admin  ${fixed(s.ours.rps, 0)} req/s   p99 ${s.ours.p99} ms`);
     console.log(`    ratio (ours / bare) ${fixed(s.ours.rps / s.bare.rps, 3)}`);
   }
+  console.log('  SQL run by both (captured from our endpoint):');
+  for (const text of orderPage.sql) console.log(`    ${text.length > 160 ? `${text.slice(0, 157)}…` : text}`);
 }
