@@ -2,6 +2,7 @@
 import { apiOverhead } from './api.ts';
 import { bundleSizes } from './bundle.ts';
 import { exportMemory } from './export.ts';
+import { orderPageBench } from './order-page.ts';
 
 const LOGIN_BUDGET_KB = 200;
 const SHELL_BUDGET_KB = 350;
@@ -39,3 +40,22 @@ console.log(
 console.log(
   `  ratio heap (export / SELECT into array) ${fixed(excel.large.heapMb / Math.max(excel.select.heapMb, 1), 2)}   time ${fixed(excel.large.ms / excel.small.ms, 1)}× the small export`,
 );
+
+const orderPage = await orderPageBench();
+if ('skipped' in orderPage) {
+  console.log(`\nuser-card-order/page on a large table: skipped (${orderPage.skipped})`);
+} else {
+  console.log(
+    `\nGET user-card-order/page with ${orderPage.orders} orders (postgres, loaded in ${fixed(orderPage.loadSeconds, 0)} s) vs a bare node-postgres handler running the same SQL`,
+  );
+  for (const s of orderPage.scenarios) {
+    console.log(`  ${s.name}: ${s.query}  (${s.total} orders match)`);
+    console.log(`    bare handler  ${fixed(s.bare.rps, 0)} req/s   p99 ${s.bare.p99} ms`);
+    console.log(`    cowork-admin  ${fixed(s.ours.rps, 0)} req/s   p99 ${s.ours.p99} ms`);
+    console.log(`    ratio (ours / bare) ${fixed(s.ours.rps / s.bare.rps, 3)}`);
+  }
+  console.log('  SQL run by both (captured from our endpoint):');
+  // The column list of the page query is long; its where, order and limit are what matter.
+  for (const text of orderPage.sql)
+    console.log(`    ${text.replace(/^select "id", .+? from/, 'select "id", … from')}`);
+}

@@ -28,6 +28,9 @@ import { seedDemo } from '../src/seed/demo.ts';
 
 export const engine = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
 
+// Every test file seeds the demo: a few hundred orders (npm start loads 3000) keep that quick.
+process.env.DEMO_ORDERS ??= '600';
+
 export const basicAuth = `Basic ${Buffer.from(`${ADMIN_CLIENT_ID}:${ADMIN_CLIENT_SECRET}`).toString('base64')}`;
 
 /**
