@@ -2,17 +2,13 @@
  * Demo invoice requests: a few dozen 经营发票 over the demo's paid and used orders, and a few
  * 机场贵宾厅发票 over airport orders, in all three statuses. Consistent with the rule the API
  * keeps: a pending or issued request holds its orders (orders.invoice_id), a rejected one does not.
- *
- * Until the airport-order screens bring their own demo orders, a handful of paid airport orders
- * are added here when the database has none, so the 机场贵宾厅发票 screen has something to show.
  */
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, inArray, isNull } from 'drizzle-orm';
 import { invoice, tripartiteInvoice, type InvoiceResource } from '@cowork/contract/resources/invoice';
 import type { Executor } from '../../db/client.ts';
-import { airportProducts, invoices, members, orderEvents, orders } from '../../db/schema.ts';
-import { formatOrderNo, reserveOrderIds } from '../order/order-number.ts';
+import { invoices, orders } from '../../db/schema.ts';
 
-export const after = ['order', 'member', 'airport-product'];
+export const after = ['order'];
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
@@ -25,72 +21,6 @@ const companies = [
   { title: '深圳前海智联咨询有限公司', taxNo: '91440300MA5EQW8Y7P' },
   { title: '杭州青禾网络科技有限公司', taxNo: '91330106MA2CJK5L0R' },
 ];
-
-/** Paid airport orders for the tripartite demo, when no airport orders exist yet. */
-async function ensureAirportOrders(tx: Executor) {
-  const [existing] = await tx
-    .select({ id: orders.id })
-    .from(orders)
-    .where(eq(orders.kind, 'airport'))
-    .limit(1);
-  if (existing) return;
-  const lounges = await tx
-    .select()
-    .from(airportProducts)
-    .where(eq(airportProducts.published, true))
-    .orderBy(asc(airportProducts.id));
-  const buyers = await tx
-    .select({ id: members.id, phone: members.phone })
-    .from(members)
-    .orderBy(asc(members.id));
-  if (lounges.length === 0 || buyers.length === 0) return;
-  const count = 12;
-  const ids = await reserveOrderIds(tx, count);
-  const now = Date.now();
-  const rows = ids.map((id, i) => {
-    const lounge = lounges[i % lounges.length];
-    const buyer = buyers[(i * 3) % buyers.length];
-    const createdAt = new Date(now - (40 - i * 3) * DAY);
-    const paidAt = new Date(createdAt.getTime() + 5 * MINUTE);
-    const quantity = 1 + (i % 2);
-    const amountFen = lounge.priceFen * quantity;
-    return {
-      id,
-      kind: 'airport' as const,
-      orderNo: formatOrderNo('airport', id, createdAt),
-      memberId: buyer.id,
-      memberPhone: buyer.phone,
-      productId: lounge.id,
-      productSnapshot: {
-        name: lounge.loungeName,
-        airportCode: lounge.airportCode,
-        terminal: lounge.terminal,
-        priceFen: lounge.priceFen,
-      },
-      quantity,
-      amountFen,
-      paidFen: amountFen,
-      payMethod: 'wechat' as const,
-      status: i % 3 === 0 ? ('used' as const) : ('paid' as const),
-      paidAt,
-      usedAt: i % 3 === 0 ? new Date(paidAt.getTime() + DAY) : null,
-      createdAt,
-      updatedAt: paidAt,
-    };
-  });
-  await tx.insert(orders).values(rows);
-  await tx
-    .insert(orderEvents)
-    .values(
-      rows.flatMap((o) => [
-        { orderId: o.id, fromStatus: null, toStatus: 'pending' as const, at: o.createdAt },
-        { orderId: o.id, fromStatus: 'pending' as const, toStatus: 'paid' as const, at: o.paidAt },
-        ...(o.usedAt
-          ? [{ orderId: o.id, fromStatus: 'paid' as const, toStatus: 'used' as const, at: o.usedAt }]
-          : []),
-      ]),
-    );
-}
 
 /**
  * Requests over the oldest eligible orders, one or two orders of one kind and one member each,
@@ -171,7 +101,6 @@ async function seedKind(tx: Executor, resource: InvoiceResource, wanted: number,
 }
 
 export default async function seedInvoices(tx: Executor) {
-  await ensureAirportOrders(tx);
   const serial = { next: 0 };
   await seedKind(tx, invoice, 36, serial);
   await seedKind(tx, tripartiteInvoice, 6, serial);
