@@ -62,7 +62,7 @@ async function rowOf(page: Page, formId: string, orderNo: string, title: string)
 }
 
 test.describe('发票管理: 经营发票 and 机场贵宾厅发票', () => {
-  test('record an invoice request for a paid order, issue it with a number and a PDF, see it 已开票', async ({
+  test('record an invoice request for a paid order, issue it with a number and a PDF, see it 已开票, then void it', async ({
     page,
     request,
   }) => {
@@ -131,6 +131,19 @@ test.describe('发票管理: 经营发票 and 机场贵宾厅发票', () => {
       invoiced: true,
       invoice: { status: 'issued', invoiceNo },
     });
+
+    // 作废 (after the red-letter invoice) frees the order again.
+    await detail.getByRole('button', { name: '作废' }).click();
+    const voiding = page.getByRole('dialog', { name: '作废发票' });
+    await voiding.getByLabel('作废原因').fill('会员退款，已开红字发票（端到端测试）');
+    await voiding.getByRole('button', { name: '确认作废' }).click();
+    await expect(voiding).toBeHidden();
+    await expect(page.getByText('发票已作废，所含订单可以退款或重新申请开票')).toBeVisible();
+    await expect(detail).toContainText('会员退款，已开红字发票（端到端测试）');
+    const freed = await request.get(`${invoicePaths(invoice).checkOrder}?orderNo=${order.orderNo}`, {
+      headers,
+    });
+    expect((await freed.json()).data).toMatchObject({ invoiced: false });
   });
 
   test('机场贵宾厅发票: record a request for an airport order, then reject it with a reason', async ({

@@ -395,6 +395,28 @@ describe('bookings, meeting-card balance and back-office orders (save)', () => {
     expect((await save(booking(day, '15:00', '16:00'))).status).toBe(200);
   });
 
+  test('the booking list filters by booked day (startAtFrom/startAtTo) and building', async () => {
+    const day = freshDay();
+    const made = await save(booking(day, '09:00', '10:00', { productId: roomB }));
+    expect(made.status, made.raw).toBe(200);
+    const page = (query: string) =>
+      call<{ records: { id: number; startAt: string }[]; total: number }>(
+        admin,
+        'GET',
+        `${room.page}?size=100&${query}`,
+      );
+    const onDay = await page(`startAtFrom=${dayIn(day)}&startAtTo=${dayIn(day)}&buildingId=${building.id}`);
+    expect(onDay.status, onDay.raw).toBe(200);
+    expect(onDay.body.data.records.map((r) => r.id)).toContain(made.body.data.id);
+    expect(onDay.body.data.records.every((r) => r.startAt.startsWith(dayIn(day)))).toBe(true);
+    const dayAfter = await page(`startAtFrom=${dayIn(day + 1)}&startAtTo=${dayIn(day + 1)}`);
+    expect(dayAfter.body.data.records.map((r) => r.id)).not.toContain(made.body.data.id);
+    const elsewhere = await page(
+      `startAtFrom=${dayIn(day)}&startAtTo=${dayIn(day)}&buildingId=${otherBuilding.id}`,
+    );
+    expect(elsewhere.body.data.records.map((r) => r.id)).not.toContain(made.body.data.id);
+  });
+
   test('parallel overlapping bookings of one room: exactly one succeeds', async () => {
     const day = freshDay();
     const results = await Promise.all(

@@ -140,6 +140,8 @@ describe(`demo orders (${engine})`, () => {
           and (used_at is null or used_at >= paid_at)
           and (refunded_at is null or refunded_at >= paid_at)
           and paid_fen = case when paid_at is null then 0 else amount_fen - discount_fen end
+          and (paid_at is null or paid_fen > 0)
+          and discount_fen * 2 <= amount_fen
           and created_at <= now())`),
       'orders whose times or amounts do not match their status',
     ).toBe(0);

@@ -323,10 +323,6 @@ describe('invoices (invoice, tripartite-invoice)', () => {
     });
     expect(again.status).toBe(409);
     expect(again.body.msg).toBe(illegalInvoiceMoveMessage('issued', 'issued'));
-    const rejectIssued = await call(admin, 'PUT', jy.reject, { id: first.id, reason: '开错了' });
-    expect(rejectIssued.status).toBe(409);
-    expect(rejectIssued.body.msg).toContain('「已开票」');
-    expect(rejectIssued.body.msg).toContain('「已驳回」');
     expect(
       (await call(admin, 'PUT', jy.issue, { id: 999_999, invoiceNo: '88888888', fileUrl: pdfUrl })).status,
     ).toBe(404);
@@ -337,7 +333,7 @@ describe('invoices (invoice, tripartite-invoice)', () => {
     expect(entry).toMatchObject({ before: { status: 'pending' }, after: { status: 'issued' } });
   });
 
-  test('reject needs a reason, frees the orders to be invoiced again, and only from pending', async () => {
+  test('reject needs a reason, frees the orders to be invoiced again, and never twice', async () => {
     const order = await insertOrder();
     const held = await saved(jy, [order]);
     const empty = await call(admin, 'PUT', jy.reject, { id: held.id, reason: '  ' });
@@ -468,7 +464,7 @@ describe('invoices (invoice, tripartite-invoice)', () => {
     const res = await call(admin, 'PUT', refund, { id: order.id, reason: '会员申请退款' });
     expect(res.status).toBe(409);
     expect(res.body.msg).toBe(invoicedRefundMessage(order.orderNo, held.id, 'pending'));
-    expect(res.body.msg).toContain('请先驳回/作废发票后再退款');
+    expect(res.body.msg).toContain('请先驳回开票申请或作废已开的发票后再退款');
 
     const issuedOrder = await insertOrder();
     const issued = await saved(jy, [issuedOrder]);
@@ -482,6 +478,28 @@ describe('invoices (invoice, tripartite-invoice)', () => {
     await call(admin, 'PUT', jy.reject, { id: held.id, reason: '会员要退款' });
     const after = await call(admin, 'PUT', refund, { id: order.id, reason: '会员申请退款' });
     expect(after.status, after.raw).toBe(200);
+
+    // An issued invoice is voided (作废) through reject: audited as void, the order freed to refund.
+    const voided = await call<InvoiceDetail>(admin, 'PUT', jy.reject, {
+      id: issued.id,
+      reason: '已开红字发票',
+    });
+    expect(voided.status, voided.raw).toBe(200);
+    expect(voided.body.data).toMatchObject({
+      status: 'rejected',
+      invoiceNo: '77777777',
+      rejectReason: '已开红字发票',
+    });
+    const [voidEntry] = await t.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.action, 'void'), eq(auditLogs.resourceId, String(issued.id))));
+    expect(voidEntry).toMatchObject({ before: { status: 'issued' }, after: { status: 'rejected' } });
+    const refunded = await call(admin, 'PUT', refund, { id: issuedOrder.id, reason: '会员申请退款' });
+    expect(refunded.status, refunded.raw).toBe(200);
+    // A voided invoice is not voided twice.
+    const twice = await call(admin, 'PUT', jy.reject, { id: issued.id, reason: '再作废' });
+    expect(twice.status).toBe(409);
     // A refunded order can no longer be invoiced.
     const res2 = await call(admin, 'POST', jy.save, request([order], { amountFen: 1 }));
     expect(res2.status).toBe(400);

@@ -43,7 +43,16 @@ export const INVOICE_NO_PATTERN = /^[0-9A-Za-z]{8,20}$/;
 
 /** The 409 of an illegal move, naming both states. */
 export const illegalInvoiceMoveMessage = (from: string, to: string) =>
-  `发票申请当前为「${invoiceStatusLabel(from)}」，不能改为「${invoiceStatusLabel(to)}」；只有待开票的申请可以开票或驳回`;
+  `发票申请当前为「${invoiceStatusLabel(from)}」，不能改为「${invoiceStatusLabel(to)}」；只有待开票的申请可以开票，待开票的可以驳回、已开票的可以作废`;
+
+/**
+ * The statuses each move leaves. Rejecting an issued invoice is its 作废 (after the red-letter
+ * invoice is issued in the tax system): the orders are freed to be refunded or invoiced again.
+ */
+export const invoiceMoveFrom = {
+  issued: ['pending'],
+  rejected: ['pending', 'issued'],
+} as const;
 
 /** The 400 of an amount above what the orders paid, naming 开票金额 and the maximum in yuan. */
 export const invoiceAmountTooHighMessage = (maxFen: number) =>
@@ -51,7 +60,7 @@ export const invoiceAmountTooHighMessage = (maxFen: number) =>
 
 /** The 409 of refunding an order whose invoice is pending or issued. */
 export const invoicedRefundMessage = (orderNo: string, invoiceId: number, status: string) =>
-  `该订单（${orderNo}）已开具发票（发票申请 #${invoiceId}，${invoiceStatusLabel(status)}），不能退款；请先驳回/作废发票后再退款`;
+  `该订单（${orderNo}）已开具发票（发票申请 #${invoiceId}，${invoiceStatusLabel(status)}），不能退款；请先驳回开票申请或作废已开的发票后再退款`;
 
 /** The order of an invoice that is not open to one (the status rule). */
 export const notInvoiceableMessage = (orderNo: string, status: string) =>

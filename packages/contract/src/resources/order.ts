@@ -181,9 +181,9 @@ export const teamCardOrder = defineOrder({
   save: true,
 });
 
-/** Bookings list and sort by the period booked. */
+/** Bookings list, sort and filter by the period booked (首页's utilisation opens that filter). */
 const bookingOrderFields = {
-  startAt: { list: true, sortable: true },
+  startAt: { list: true, sortable: true, search: 'range' },
   endAt: { list: true },
 } as const;
 

@@ -3,7 +3,7 @@
  * 机场贵宾厅发票 over airport orders, in all three statuses. Consistent with the rule the API
  * keeps: a pending or issued request holds its orders (orders.invoice_id), a rejected one does not.
  */
-import { and, asc, inArray, isNull } from 'drizzle-orm';
+import { and, asc, gt, inArray, isNull } from 'drizzle-orm';
 import { invoice, tripartiteInvoice, type InvoiceResource } from '@cowork/contract/resources/invoice';
 import type { Executor } from '../../db/client.ts';
 import { invoices, orders } from '../../db/schema.ts';
@@ -34,6 +34,7 @@ async function seedKind(tx: Executor, resource: InvoiceResource, wanted: number,
       and(
         inArray(orders.kind, [...resource.orderKinds]),
         inArray(orders.status, ['paid', 'used']),
+        gt(orders.paidFen, 0),
         isNull(orders.invoiceId),
       ),
     )

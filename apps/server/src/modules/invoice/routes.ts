@@ -29,6 +29,7 @@ import {
   invoiceIssueBody,
   invoiceOrder,
   invoicePaths,
+  invoiceMoveFrom,
   invoiceRejectBody,
   invoiceSaveBody,
   notInvoiceableMessage,
@@ -200,7 +201,7 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
     });
   }
 
-  /** Moves a pending request with one UPDATE guarded by its status; a concurrent move gets the 409. */
+  /** Moves a request with one UPDATE guarded by the statuses it may leave; a concurrent move gets the 409. */
   async function move(
     request: FastifyRequest,
     tx: Executor,
@@ -212,7 +213,7 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
     const [moved] = await tx
       .update(invoices)
       .set({ ...set, status: to, updatedAt: new Date(), updatedBy: request.user?.id ?? null })
-      .where(and(eq(invoices.id, id), ofKind, eq(invoices.status, 'pending')))
+      .where(and(eq(invoices.id, id), ofKind, inArray(invoices.status, [...invoiceMoveFrom[to]])))
       .returning();
     if (!moved) throw conflict(illegalInvoiceMoveMessage((await load(tx, id)).status, to));
     return { existing, moved };
@@ -273,7 +274,7 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
       await audit(
         request,
         {
-          action: 'reject',
+          action: existing.status === 'issued' ? 'void' : 'reject',
           resource: resource.key,
           resourceId: moved.id,
           before: { status: existing.status },
@@ -340,7 +341,7 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
         config: { permission: permissions.edit, fieldLabels },
         schema: {
           tags,
-          summary: `驳回${resource.label}申请（订单可重新开票）`,
+          summary: `驳回待开票的${resource.label}申请，或作废已开的发票（订单可退款或重新开票）`,
           body: invoiceRejectBody,
           response: answer,
         },

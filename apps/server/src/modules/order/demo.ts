@@ -306,7 +306,9 @@ export async function addDemoOrders(
 
   /** Discount, pay method and referrer, the same for every kind. */
   const money = (amountFen: number, cardPaid = false) => {
-    const discountFen = !cardPaid && chance(0.18) ? Math.min(amountFen, pick([500, 1000, 2000, 5000])) : 0;
+    // A coupon takes at most half the price: every paid demo order pays something (and can be invoiced).
+    const coupon = !cardPaid && chance(0.18) ? pick([500, 1000, 2000, 5000]) : 0;
+    const discountFen = coupon * 2 <= amountFen ? coupon : 0;
     const payMethod: PayMethod = cardPaid
       ? 'card'
       : pick(['wechat', 'wechat', 'wechat', 'alipay', 'alipay', 'offline']);

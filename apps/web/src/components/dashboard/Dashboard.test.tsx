@@ -160,6 +160,9 @@ describe('Dashboard', () => {
       '已预订 3.5 / 开放 23 小时',
     );
     expect(screen.getByRole('row', { name: /看板A座/ })).toBeTruthy();
+    expect(await href('看板A座本月会议室预订')).toBe(
+      '/order/meetingRoom?buildingId=1&startAtFrom=2026-11-01&startAtTo=2026-11-30',
+    );
     unmount();
 
     renderAs(

@@ -218,7 +218,14 @@ function Usage({ value, name }: { value: DashboardUtilisation; name: string }) {
   );
 }
 
-function UtilisationCard({ rows }: { rows: NonNullable<DashboardSummary['utilisation']> }) {
+/** Each building opens its meeting-room bookings of this month (by booked time). */
+function UtilisationCard({
+  rows,
+  month,
+}: {
+  rows: NonNullable<DashboardSummary['utilisation']>;
+  month: DashboardSummary['month'];
+}) {
   type Row = (typeof rows)[number];
   return (
     <Card size="small" title="会议室使用率（按楼宇）">
@@ -231,7 +238,18 @@ function UtilisationCard({ rows }: { rows: NonNullable<DashboardSummary['utilisa
           pagination={false}
           dataSource={rows}
           columns={[
-            { key: 'building', title: '楼宇', dataIndex: 'buildingName' },
+            {
+              key: 'building',
+              title: '楼宇',
+              render: (_, row) => (
+                <NumberLink
+                  label={`${row.buildingName}本月会议室预订`}
+                  to={`${orderListPathOfKind['office-station']}?buildingId=${row.buildingId}&${range('startAt', month)}`}
+                >
+                  {row.buildingName}
+                </NumberLink>
+              ),
+            },
             { key: 'rooms', title: '会议室', dataIndex: 'rooms', align: 'right', width: 80 },
             { key: 'today', title: '今日', render: (_, row) => <Usage value={row.today} name="今日" /> },
             { key: 'month', title: '本月', render: (_, row) => <Usage value={row.month} name="本月" /> },
@@ -310,7 +328,7 @@ export function Dashboard() {
         )}
         {data.utilisation && (
           <Col xs={24}>
-            <UtilisationCard rows={data.utilisation} />
+            <UtilisationCard rows={data.utilisation} month={data.month} />
           </Col>
         )}
       </Row>

@@ -44,7 +44,8 @@ const kindLabel = (kind: string) => orderKindOptions.find((o) => o.value === kin
 const orderLabel = (o: InvoiceOrder) =>
   `${o.orderNo} · ${o.productName ?? kindLabel(o.kind)} · ${formatYuan(o.paidFen)}`;
 
-type Dialog = { kind: 'detail' | 'issue' | 'reject'; id: number } | { kind: 'save' } | null;
+type Action = 'issue' | 'reject' | 'void';
+type Dialog = { kind: 'detail' | Action; id: number } | { kind: 'save' } | null;
 
 /** A field's form item with the same check the server runs. */
 function FieldItem({ resource, name, extra }: { resource: InvoiceResource; name: string; extra?: string }) {
@@ -257,23 +258,32 @@ function IssueDrawer({
   );
 }
 
+/**
+ * 驳回 a pending request, or 作废 an issued invoice (after its red-letter invoice): one endpoint,
+ * worded for what the staff member is doing.
+ */
 function RejectDialog({
   resource,
   id,
+  voiding,
   onClose,
   onDone,
 }: {
   resource: InvoiceResource;
   id: number | null;
+  voiding: boolean;
   onClose: () => void;
   onDone: () => void;
 }) {
   const { message } = App.useApp();
   const [form] = Form.useForm<{ reason: string }>();
+  const verb = voiding ? '作废' : '驳回';
   const reject = useMutation({
     mutationFn: (reason: string) => api.put(invoicePaths(resource).reject, { id, reason }),
     onSuccess: () => {
-      message.success('开票申请已驳回，所含订单可重新申请开票');
+      message.success(
+        voiding ? '发票已作废，所含订单可以退款或重新申请开票' : '开票申请已驳回，所含订单可重新申请开票',
+      );
       onDone();
     },
   });
@@ -281,8 +291,8 @@ function RejectDialog({
   return (
     <Modal
       open
-      title="驳回开票申请"
-      okText="确认驳回"
+      title={voiding ? '作废发票' : '驳回开票申请'}
+      okText={`确认${verb}`}
       cancelText="取消"
       okButtonProps={{ danger: true, loading: reject.isPending }}
       onCancel={onClose}
@@ -292,13 +302,17 @@ function RejectDialog({
       <Form form={form} layout="vertical" onFinish={(v) => reject.mutate(v.reason.trim())}>
         <Form.Item
           name="reason"
-          label="驳回原因"
+          label={`${verb}原因`}
+          extra={voiding ? '请先在税务系统开具红字发票，再在这里作废。' : undefined}
           rules={[
-            { required: true, whitespace: true, message: '请填写驳回原因' },
-            { max: 200, message: '驳回原因最多 200 个字符，请删减后重试' },
+            { required: true, whitespace: true, message: `请填写${verb}原因` },
+            { max: 200, message: `${verb}原因最多 200 个字符，请删减后重试` },
           ]}
         >
-          <Input.TextArea rows={3} placeholder="请填写驳回原因，会员可据此修改后重新申请" />
+          <Input.TextArea
+            rows={3}
+            placeholder={voiding ? '如：会员退款，已开红字发票' : '请填写驳回原因，会员可据此修改后重新申请'}
+          />
         </Form.Item>
       </Form>
     </Modal>
@@ -316,7 +330,7 @@ function DetailDrawer({
   id: number | null;
   canEdit: boolean;
   onClose: () => void;
-  onAction: (kind: 'issue' | 'reject', id: number) => void;
+  onAction: (kind: Action, id: number) => void;
 }) {
   const detail = useQuery({
     queryKey: [resource.key, 'detail', id],
@@ -336,7 +350,7 @@ function DetailDrawer({
       destroyOnHidden
       extra={
         canEdit &&
-        item?.status === 'pending' && (
+        (item?.status === 'pending' ? (
           <Space>
             <Button type="primary" onClick={() => onAction('issue', item.id)}>
               开票
@@ -345,7 +359,13 @@ function DetailDrawer({
               驳回
             </Button>
           </Space>
-        )
+        ) : (
+          item?.status === 'issued' && (
+            <Button danger onClick={() => onAction('void', item.id)}>
+              作废
+            </Button>
+          )
+        ))
       }
     >
       {detail.isLoading || !item ? (
@@ -375,7 +395,7 @@ function DetailDrawer({
               {cell('remark')}
             </Descriptions.Item>
           </Descriptions>
-          {item.status === 'issued' && (
+          {item.invoiceNo && (
             <Descriptions title="开票结果" column={2} bordered size="small">
               <Descriptions.Item label="发票号码">{cell('invoiceNo')}</Descriptions.Item>
               <Descriptions.Item label="开票时间">{cell('issuedAt')}</Descriptions.Item>
@@ -391,11 +411,14 @@ function DetailDrawer({
             </Descriptions>
           )}
           {item.status === 'rejected' && (
-            <Descriptions title="驳回" column={2} bordered size="small">
-              <Descriptions.Item label="驳回原因" span={2}>
+            // An invoice rejected after it was issued was voided (作废).
+            <Descriptions title={item.invoiceNo ? '作废' : '驳回'} column={2} bordered size="small">
+              <Descriptions.Item label={item.invoiceNo ? '作废原因' : '驳回原因'} span={2}>
                 {cell('rejectReason')}
               </Descriptions.Item>
-              <Descriptions.Item label="驳回时间">{cell('rejectedAt')}</Descriptions.Item>
+              <Descriptions.Item label={item.invoiceNo ? '作废时间' : '驳回时间'}>
+                {cell('rejectedAt')}
+              </Descriptions.Item>
             </Descriptions>
           )}
           <Table<InvoiceOrder>
@@ -447,7 +470,7 @@ export default function InvoicePage() {
     setDialog(null);
     void refresh();
   };
-  const act = (kind: 'issue' | 'reject', id: number) => setDialog({ kind, id });
+  const act = (kind: Action, id: number) => setDialog({ kind, id });
 
   return (
     <>
@@ -478,6 +501,11 @@ export default function InvoicePage() {
                 </Button>
               </>
             )}
+            {canEdit && record.status === 'issued' && (
+              <Button type="link" size="small" danger onClick={() => act('void', record.id)}>
+                作废
+              </Button>
+            )}
           </>
         )}
       />
@@ -503,7 +531,8 @@ export default function InvoicePage() {
       />
       <RejectDialog
         resource={resource}
-        id={dialog?.kind === 'reject' ? dialog.id : null}
+        id={dialog?.kind === 'reject' || dialog?.kind === 'void' ? dialog.id : null}
+        voiding={dialog?.kind === 'void'}
         onClose={() => setDialog(null)}
         onDone={done}
       />
