@@ -3,10 +3,13 @@
  * place it (tests of order kinds the console only reads and moves). Defaults: a paid WeChat order
  * placed 2026-03-01 10:00 Shanghai; `values` overrides any column.
  */
+import { expect } from 'vitest';
+import type { Page } from '@cowork/contract';
 import type { OrderKind } from '@cowork/contract/resources/order';
 import type { Database } from '../src/db/client.ts';
 import { orderEvents, orders } from '../src/db/schema.ts';
 import { formatOrderNo, reserveOrderIds } from '../src/modules/order/order-number.ts';
+import { callApi, type TestApp } from './helper.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -39,4 +42,21 @@ export async function insertOrder(
     .returning();
   await db.insert(orderEvents).values({ orderId: id, toStatus: 'pending', at: createdAt });
   return row;
+}
+
+/** The order numbers a `page` endpoint answers for these filters (up to 100), sorted. */
+export async function orderNosOfPage(
+  t: TestApp,
+  headers: Record<string, string>,
+  path: string,
+  query: Record<string, string>,
+): Promise<string[]> {
+  const res = await callApi<Page<{ orderNo: string }>>(
+    t,
+    headers,
+    'GET',
+    `${path}?${new URLSearchParams({ size: '100', ...query })}`,
+  );
+  expect(res.status, res.raw).toBe(200);
+  return res.body.data.records.map((r) => r.orderNo).sort();
 }

@@ -17,8 +17,8 @@ import {
   type OrderStatus,
 } from '@cowork/contract/resources/order';
 import { auditLogs, buildings, members, orderEvents, orders } from '../src/db/schema.ts';
-import { formatOrderNo, reserveOrderIds } from '../src/modules/order/order-number.ts';
 import { buildTestApp, callApi, createRole, createUser, demo, type TestApp } from './helper.ts';
+import { insertOrder as insertFixtureOrder, orderNosOfPage } from './order-fixture.ts';
 
 const member = orderPaths(userCardOrder);
 const meeting = orderPaths(teamCardOrder);
@@ -37,6 +37,7 @@ describe('orders (user-card-order, team-card-order)', () => {
     callApi<T>(t, headers, method, url, body);
 
   /** One order written straight to the table (the member app creates them). */
+  /** A card order of the buyer (or `phone`) in building A (or `building`), pending unless told. */
   async function insertOrder(values: {
     kind?: OrderKind;
     status?: OrderStatus;
@@ -47,37 +48,29 @@ describe('orders (user-card-order, team-card-order)', () => {
     cardNo?: string | null;
   }): Promise<Row> {
     const kind = values.kind ?? 'user-card';
-    const createdAt = new Date(values.createdAt ?? '2026-03-01T10:00:00+08:00');
-    const [id] = await reserveOrderIds(t.db, 1);
     const building = values.building ?? buildingA;
     const buyerOf = values.phone ?? buyer;
-    const [row] = await t.db
-      .insert(orders)
-      .values({
-        id,
-        kind,
-        orderNo: formatOrderNo(kind, id, createdAt),
-        memberId: buyerOf.id,
-        memberPhone: buyerOf.phone,
-        productId: 1,
-        productSnapshot: {
-          name: kind === 'team-card' ? '1000元会议卡' : '北京通用月卡',
-          priceFen: 159900,
-          validDays: 30,
-          faceValueFen: 100000,
-          buildingName: building.name,
-        },
-        buildingId: building.id,
-        amountFen: 159900,
-        discountFen: 900,
-        paidFen: values.status && values.status !== 'pending' && values.status !== 'cancelled' ? 159000 : 0,
-        payMethod: values.payMethod === undefined ? 'wechat' : values.payMethod,
-        status: values.status ?? 'pending',
-        cardNo: values.cardNo ?? null,
-        createdAt,
-      })
-      .returning();
-    await t.db.insert(orderEvents).values({ orderId: id, toStatus: 'pending', at: createdAt });
+    const status = values.status ?? 'pending';
+    const row = await insertFixtureOrder(t.db, {
+      kind,
+      memberId: buyerOf.id,
+      memberPhone: buyerOf.phone,
+      productSnapshot: {
+        name: kind === 'team-card' ? '1000元会议卡' : '北京通用月卡',
+        priceFen: 159900,
+        validDays: 30,
+        faceValueFen: 100000,
+        buildingName: building.name,
+      },
+      buildingId: building.id,
+      amountFen: 159900,
+      discountFen: 900,
+      paidFen: status !== 'pending' && status !== 'cancelled' ? 159000 : 0,
+      payMethod: values.payMethod === undefined ? 'wechat' : values.payMethod,
+      status,
+      cardNo: values.cardNo ?? null,
+      createdAt: new Date(values.createdAt ?? '2026-03-01T10:00:00+08:00'),
+    });
     return row as unknown as Row;
   }
 
@@ -107,15 +100,7 @@ describe('orders (user-card-order, team-card-order)', () => {
   });
   afterAll(() => t?.close());
 
-  const page = async (query: Record<string, string>, path = member.page) => {
-    const res = await call<Page<Row>>(
-      admin,
-      'GET',
-      `${path}?${new URLSearchParams({ size: '100', ...query })}`,
-    );
-    expect(res.status, res.raw).toBe(200);
-    return res.body.data.records.map((r) => r.orderNo).sort();
-  };
+  const page = (query: Record<string, string>, path = member.page) => orderNosOfPage(t, admin, path, query);
   const numbers = (...rows: Row[]) => rows.map((r) => r.orderNo).sort();
 
   test('the demo holds card orders of both kinds in every status, numbered by kind and date', async () => {

@@ -19,7 +19,7 @@ import {
 } from '@cowork/contract/resources/order';
 import { auditLogs, buildings, members, orderEvents, orders } from '../src/db/schema.ts';
 import { buildTestApp, callApi, createRole, createUser, demo, type TestApp } from './helper.ts';
-import { insertOrder, type OrderRow } from './order-fixture.ts';
+import { insertOrder, orderNosOfPage, type OrderRow } from './order-fixture.ts';
 
 const office = orderPaths(officeSeatOrder);
 const hall = orderPaths(hallSeatOrder);
@@ -92,15 +92,7 @@ describe('seat orders (office-seat-order, hall-seat-order)', () => {
   });
   afterAll(() => t?.close());
 
-  const page = async (query: Record<string, string>, path = office.page) => {
-    const res = await call<Page<OrderRecord>>(
-      admin,
-      'GET',
-      `${path}?${new URLSearchParams({ size: '100', ...query })}`,
-    );
-    expect(res.status, res.raw).toBe(200);
-    return res.body.data.records.map((r) => r.orderNo).sort();
-  };
+  const page = (query: Record<string, string>, path = office.page) => orderNosOfPage(t, admin, path, query);
   const numbers = (...rows: OrderRow[]) => rows.map((r) => r.orderNo).sort();
 
   test('each tab lists its own kind only, newest first, with the booked period and quantity', async () => {
@@ -134,7 +126,13 @@ describe('seat orders (office-seat-order, hall-seat-order)', () => {
     );
     expect(await page({ memberPhone: buyer.phone, status: 'pending' })).toEqual(numbers(known.pending));
     expect(
-      await page({ payMethod: 'alipay', createdAtFrom: '2026-02-01', createdAtTo: '2026-02-28' }),
+      // The demo's own orders of the year are left out by the phone of this test's members.
+      await page({
+        memberPhone: other.phone,
+        payMethod: 'alipay',
+        createdAtFrom: '2026-02-01',
+        createdAtTo: '2026-02-28',
+      }),
     ).toEqual(numbers(known.alipay));
     // Whole Shanghai days: 23:30 on 20 January is inside a range ending that day.
     expect(
