@@ -37,6 +37,39 @@ async function fixtures(request: APIRequestContext, headers: Record<string, stri
   return { buyer, ...pair! };
 }
 
+/**
+ * Books the first slot from 5 days ahead that no booking holds yet (the demo books rooms ahead
+ * too): a 409 naming a clashing order moves on to the next hour. Answers the booking and its slot.
+ */
+async function bookFreeSlot(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  station: OrderProductOption,
+  data: Record<string, unknown>,
+) {
+  const minutes = Math.max(60, station.minBookingMinutes ?? 60);
+  const [open, close] = [minutesOf(station.openTime!), minutesOf(station.closeTime!)];
+  for (let ahead = 5; ahead < 40; ahead += 1) {
+    for (let start = open + 60; start + minutes <= close; start += 60) {
+      const [day, end] = [dayIn(ahead), start + minutes];
+      const res = await request.post(room.save, {
+        headers,
+        data: {
+          productId: station.value,
+          payMethod: 'offline',
+          ...data,
+          startAt: `${day}T${hhmm(start)}:00+08:00`,
+          endAt: `${day}T${hhmm(end)}:00+08:00`,
+        },
+      });
+      if (res.status() === 409 && (await res.text()).includes('该时段已被订单')) continue;
+      expect(res.status(), await res.text()).toBe(200);
+      return { booking: (await res.json()).data as OrderDetail, day, start, end };
+    }
+  }
+  throw new Error(`no free slot in ${station.label} within 40 days`);
+}
+
 test.describe('订单管理: 会议室订单 and the meeting card paying them', () => {
   test('find a card-paid booking by phone and date range, refund it and see the card balance restored', async ({
     page,
@@ -57,23 +90,11 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
     expect(sold.status(), await sold.text()).toBe(200);
     const meeting = (await sold.json()).data as OrderDetail;
     const face = meeting.balanceFen!;
-    // One hour (or the room's shortest booking) from an hour after opening, a few days ahead.
-    const start = minutesOf(station.openTime!) + 60;
-    const end = start + Math.max(60, station.minBookingMinutes ?? 60);
-    const day = dayIn(5);
-    const booked = await request.post(room.save, {
-      headers,
-      data: {
-        memberPhone: buyer.phone,
-        productId: station.value,
-        payMethod: 'card',
-        cardNo: meeting.cardNo,
-        startAt: `${day}T${hhmm(start)}:00+08:00`,
-        endAt: `${day}T${hhmm(end)}:00+08:00`,
-      },
+    const { booking, day, start, end } = await bookFreeSlot(request, headers, station, {
+      memberPhone: buyer.phone,
+      payMethod: 'card',
+      cardNo: meeting.cardNo,
     });
-    expect(booked.status(), await booked.text()).toBe(200);
-    const booking = (await booked.json()).data as OrderDetail;
     expect(booking.paidFen).toBeGreaterThan(0);
     const today = dayIn(0);
 
@@ -81,10 +102,12 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
     await page.goto('/order/meetingRoom');
     const search = page.locator('form[id="office-station-order-search"]');
     await search.getByLabel('会员手机号', { exact: true }).fill(buyer.phone);
-    await search.getByPlaceholder('开始日期').click();
-    await search.getByPlaceholder('开始日期').fill(today);
-    await search.getByPlaceholder('结束日期').fill(today);
-    await search.getByPlaceholder('结束日期').press('Enter');
+    // 下单时间, not the booked 开始时间 range beside it.
+    const created = search.locator('.ant-form-item').filter({ hasText: '下单时间' });
+    await created.getByPlaceholder('开始日期').click();
+    await created.getByPlaceholder('开始日期').fill(today);
+    await created.getByPlaceholder('结束日期').fill(today);
+    await created.getByPlaceholder('结束日期').press('Enter');
     await search.getByRole('button', { name: /查\s*询/ }).click();
 
     const rows = page.locator('tbody tr.ant-table-row');
@@ -127,9 +150,14 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
   test('新建订单: a booking entered in the drawer is listed with its times', async ({ page, request }) => {
     const headers = await bearerOf(request, demo.admin);
     const { buyer, room: station } = await fixtures(request, headers);
-    const start = minutesOf(station.openTime!) + 120;
-    const end = start + Math.max(60, station.minBookingMinutes ?? 60);
-    const day = dayIn(6);
+    // A free slot, found by booking it through the API and cancelling that booking again.
+    const probe = await bookFreeSlot(request, headers, station, { memberPhone: buyer.phone });
+    const cancelled = await request.put(room.cancel, {
+      headers,
+      data: { id: probe.booking.id, reason: '端到端测试：探测空闲时段' },
+    });
+    expect(cancelled.status(), await cancelled.text()).toBe(200);
+    const { day, start, end } = probe;
 
     await signIn(page, demo.yunying);
     await page.goto('/order/meetingRoom');

@@ -133,7 +133,7 @@ test.describe('发票管理: 经营发票 and 机场贵宾厅发票', () => {
     });
 
     // 作废 (after the red-letter invoice) frees the order again.
-    await detail.getByRole('button', { name: '作废' }).click();
+    await detail.getByRole('button', { name: /作\s*废/ }).click();
     const voiding = page.getByRole('dialog', { name: '作废发票' });
     await voiding.getByLabel('作废原因').fill('会员退款，已开红字发票（端到端测试）');
     await voiding.getByRole('button', { name: '确认作废' }).click();

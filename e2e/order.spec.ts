@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { Page as Paged } from '@cowork/contract';
 import { orderPaths, teamCardOrder, userCardOrder, type OrderRecord } from '@cowork/contract/resources/order';
+import { invoice, invoicePaths } from '@cowork/contract/resources/invoice';
 import { bearerOf, demo, signIn } from './helpers';
 
 const paths = orderPaths(userCardOrder);
@@ -13,11 +14,22 @@ test.describe('订单管理: 会员卡订单 and 会议卡订单', () => {
     page,
     request,
   }) => {
-    // A paid demo order to work on: its member's phone and the day it was placed.
+    // A paid demo order to work on, with no invoice (that would stop the refund): its member's
+    // phone and the day it was placed.
     const headers = await bearerOf(request, demo.caiwu);
-    const res = await request.get(`${paths.page}?status=paid&size=1`, { headers });
-    const [order] = ((await res.json()).data as Paged<OrderRecord>).records;
-    expect(order, 'the demo holds a paid member-card order').toBeTruthy();
+    const res = await request.get(`${paths.page}?status=paid&size=20`, { headers });
+    let found: OrderRecord | undefined;
+    for (const paid of ((await res.json()).data as Paged<OrderRecord>).records) {
+      const check = await request.get(`${invoicePaths(invoice).checkOrder}?orderNo=${paid.orderNo}`, {
+        headers,
+      });
+      if (!(await check.json()).data.invoiced) {
+        found = paid;
+        break;
+      }
+    }
+    expect(found, 'the demo holds a paid member-card order without an invoice').toBeTruthy();
+    const order = found!;
     const day = shanghaiDay(order.createdAt);
 
     await signIn(page, demo.caiwu);
