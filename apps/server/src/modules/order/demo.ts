@@ -560,7 +560,11 @@ export async function addDemoOrders(
   ): Draft {
     // Booked from a few hours to ten days ahead, within the demo's year and never in the future.
     const lead = chance(0.4) ? int(1, 24) * HOUR : int(1, 10) * DAY;
-    const createdAt = Math.max(historyStart, Math.min(startAt - lead, now - int(5, 600) * MINUTE));
+    // A booking whose lead would place it in the future was made some time in the last two weeks
+    // (not all in the last hours, which would crowd today's numbers).
+    const wanted = startAt - lead;
+    const createdAt =
+      wanted < now - 5 * MINUTE ? Math.max(historyStart, wanted) : now - int(5, 14 * 24 * 60) * MINUTE;
     const amountFen = Math.round((room.hourPriceFen * (endAt - startAt)) / HOUR);
     const future = startAt > now;
     const paidAt = createdAt + int(1, 10) * MINUTE;
