@@ -145,7 +145,9 @@ describe('orders (user-card-order, team-card-order)', () => {
       numbers(known.paid),
     );
     expect(await page({ memberPhone: buyer.phone, status: 'pending' })).toEqual(numbers(known.pending));
+    // The demo's own orders of the year are left out by the phone of this test's member.
     const alipay = await page({
+      memberPhone: other.phone,
       payMethod: 'alipay',
       createdAtFrom: '2026-02-01',
       createdAtTo: '2026-02-28',
