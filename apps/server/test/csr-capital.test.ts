@@ -233,3 +233,24 @@ describe('线索: detail, save-record and remove', () => {
     expect(status.body.data.records.every((r) => r.status === 'won')).toBe(true);
   });
 });
+
+test('the demo brings twenty leads of each kind in every status, some today, with records', async () => {
+  const t = await buildTestApp();
+  try {
+    const headers = await t.auth(...demo.yunying);
+    for (const resource of [csrCapitalSite, csrCapitalWebsite]) {
+      const paths = resourcePaths(resource);
+      const page = await callApi<Page<Lead>>(t, headers, 'GET', `${paths.page}?size=100`);
+      expect(page.status, page.body.msg).toBe(200);
+      expect(page.body.data.total).toBe(20);
+      const leads = page.body.data.records;
+      expect(new Set(leads.map((l) => l.status))).toEqual(new Set(['new', 'following', 'won', 'lost']));
+      const followed = leads.find((l) => l.status === 'following')!;
+      const read = await callApi<Lead>(t, headers, 'GET', `${paths.detail}/${followed.id}`);
+      expect(read.body.data.records.length).toBeGreaterThan(0);
+      expect(leads.every((l) => l.cityName)).toBe(true);
+    }
+  } finally {
+    await t.close();
+  }
+});
