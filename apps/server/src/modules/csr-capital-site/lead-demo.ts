@@ -53,7 +53,7 @@ export async function seedLeads(tx: Executor, kind: LeadKind, leads: LeadDemo[])
   const values = leads.map((lead, i) => {
     // Today's leads came in minutes ago, so they stay today's whenever the demo is loaded.
     const createdAt = new Date(now - daysAgo[i % daysAgo.length] * DAY - (i + 1) * MINUTE);
-    const status = daysAgo[i % daysAgo.length] === 0 && i === 0 ? 'new' : statuses[i % statuses.length];
+    const status = statuses[i % statuses.length];
     return {
       contactName: names[i % names.length],
       contactPhone: `139${kind === 'site' ? '1' : '2'}${String(2000_000 + i * 1371).slice(-7)}`,
