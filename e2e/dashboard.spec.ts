@@ -98,6 +98,23 @@ test.describe('首页 dashboard', () => {
     await expectListTotal(page, count(value));
   });
 
+  test('new leads of today and of the month open 定制场地 / 物业合作 created in the period', async ({
+    page,
+  }) => {
+    for (const [name, path] of [
+      ['今日新增定制场地线索', '/clue/place'],
+      ['本月新增物业合作线索', '/clue/cooperate'],
+    ] as const) {
+      const value = await follow(page, name);
+      await expect(page).toHaveURL(new RegExp(`${path}\\?createdAtFrom=`));
+      const from = new URL(page.url()).searchParams.get('createdAtFrom')!;
+      await expect(rangeInputs(page, '创建时间').first()).toHaveValue(from);
+      // The demo has leads that came in today.
+      expect(count(value)).toBeGreaterThan(0);
+      await expectListTotal(page, count(value));
+    }
+  });
+
   test('the revenue chart and the utilisation table are shown with their titles', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('img', { name: /近 30 天每日实收/ })).toBeVisible();

@@ -1,5 +1,5 @@
 /**
- * 首页 dashboard summary: orders, revenue and new members of today and this month, the 30-day
+ * 首页 dashboard summary: orders, revenue, new members and new leads of today and this month, the 30-day
  * revenue series and meeting-room utilisation, checked to the fen against rows inserted at known
  * times around the Shanghai day and month edges (expected values come from a plain model of those
  * rows), against the lists the numbers link to, and per permission.
@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resourcePaths, type Page } from '@cowork/contract';
 import { dashboardEndpoints, type DashboardSummary } from '@cowork/contract/resources/dashboard';
+import { csrCapitalSite } from '@cowork/contract/resources/csr-capital-site';
+import { csrCapitalWebsite } from '@cowork/contract/resources/csr-capital-website';
 import { member as memberResource } from '@cowork/contract/resources/member';
 import {
   merchantShareOrderPaths,
@@ -20,7 +22,15 @@ import {
   type OrderKind,
   type OrderStatus,
 } from '@cowork/contract/resources/order';
-import { buildings, members, merchants, officeStations, orders } from '../src/db/schema.ts';
+import {
+  buildings,
+  csrCapitalSites,
+  csrCapitalWebsites,
+  members,
+  merchants,
+  officeStations,
+  orders,
+} from '../src/db/schema.ts';
 import { formatOrderNo, reserveOrderIds } from '../src/modules/order/order-number.ts';
 import { buildTestApp, callApi, createRole, createUser, demo, engine, type TestApp } from './helper.ts';
 
@@ -63,6 +73,11 @@ describe(`dashboard summary (${engine})`, () => {
   let admin: Record<string, string>;
   const planned: Planned[] = [];
   const registered: number[] = [];
+  /** When the leads of each kind came in, around the same edges. */
+  const leadsAt = {
+    site: [dayStart + MINUTE, dayStart - 1000, monthStart + MINUTE, monthStart - MINUTE, dayStart - 50 * DAY],
+    website: [dayStart + 20 * HOUR, dayEnd - 1000, dayEnd, monthStart + 2 * HOUR],
+  };
   let rooms: { a1: number; a2: number; hidden: number; c1: number };
   let buildingA: number;
   let buildingC: number;
@@ -124,6 +139,16 @@ describe(`dashboard summary (${engine})`, () => {
       })),
     );
     const [buyer] = await t.db.select({ id: members.id, phone: members.phone }).from(members).limit(1);
+    for (const [table, times] of [
+      [csrCapitalSites, leadsAt.site],
+      [csrCapitalWebsites, leadsAt.website],
+    ] as const) {
+      await t.db
+        .insert(table)
+        .values(
+          times.map((at) => ({ contactName: '看板', contactPhone: '13800138000', createdAt: new Date(at) })),
+        );
+    }
 
     const at = (base: number, hours: number) => base + hours * HOUR;
     planned.push(
@@ -367,6 +392,17 @@ describe(`dashboard summary (${engine})`, () => {
     expect(data.members!.today).toBe(2);
   });
 
+  test('new leads by creation time, per kind', async () => {
+    const data = await summary();
+    const counts = (times: number[]) => ({
+      today: times.filter((at) => within(at, dayStart, dayEnd)).length,
+      month: times.filter((at) => within(at, monthStart, monthEnd)).length,
+    });
+    expect(data.leads).toEqual({ site: counts(leadsAt.site), website: counts(leadsAt.website) });
+    expect(data.leads.site!.today).toBe(1);
+    expect(data.leads.website!.today).toBe(2);
+  });
+
   test('the 30-day revenue series: every day up to today, zeros included, per kind to the fen', async () => {
     const data = await summary();
     expect(data.revenue.days).toEqual(seriesDays);
@@ -457,6 +493,21 @@ describe(`dashboard summary (${engine})`, () => {
       );
       expect(list.body.data.total).toBe(count);
     }
+    for (const [resource, counts] of [
+      [csrCapitalSite, data.leads.site!],
+      [csrCapitalWebsite, data.leads.website!],
+    ] as const) {
+      for (const [period, count] of [
+        [data.today, counts.today],
+        [data.month, counts.month],
+      ] as const) {
+        const list = await call<Page<unknown>>(
+          admin,
+          `${resourcePaths(resource).page}?${range('createdAt', period)}`,
+        );
+        expect(list.body.data.total, `${resource.key} ${period.from}`).toBe(count);
+      }
+    }
   });
 
   test('a caller sees only the blocks of the lists they may view', async () => {
@@ -469,12 +520,20 @@ describe(`dashboard summary (${engine})`, () => {
       roleCodes: ['dash_members'],
     });
     await createUser(t.db, { username: 'dash_nobody', password: 'Nobody@2024' });
+    await createRole(t.db, { code: 'dash_place', name: '定制场地查看', permissions: ['clue:place:view'] });
+    await createUser(t.db, { username: 'dash_place', password: 'Place@2024', roleCodes: ['dash_place'] });
 
     const cards = await summary(await t.auth('dash_cards', 'Cards@2024'));
     expect(cards.orders).toEqual([expectedOfKind('user-card')]);
     expect(cards.revenue.series.map((s) => s.kind)).toEqual(['user-card']);
     expect(cards.members).toBeNull();
     expect(cards.utilisation).toBeNull();
+    expect(cards.leads).toEqual({ site: null, website: null });
+
+    const place = await summary(await t.auth('dash_place', 'Place@2024'));
+    expect(place.leads).toEqual({ site: (await summary()).leads.site, website: null });
+    expect(place.orders).toEqual([]);
+    expect(place.members).toBeNull();
 
     const staff = await summary(await t.auth('dash_members', 'Members@2024'));
     expect(staff.orders).toEqual([]);
@@ -488,6 +547,7 @@ describe(`dashboard summary (${engine})`, () => {
       month: nobody.month,
       orders: [],
       members: null,
+      leads: { site: null, website: null },
       revenue: { days: seriesDays, series: [] },
       utilisation: null,
     });

@@ -6,14 +6,15 @@
  * Which numbers a caller gets: only those of lists the caller may view. Orders and revenue of a
  * kind need the view permission of that kind's order list, new members that of the member list,
  * utilisation that of the meeting-room order list; the blocks of the rest are left out (empty
- * lists, null). New leads (线索) join this summary once the leads tables exist.
+ * lists, null). New leads of a kind need the view permission of that kind's lead list.
  *
  * Each number counts exactly what the list it links to shows for the same period:
  * - orders of a kind: that kind's order list filtered by 下单时间 (createdAt), every status;
  * - paid revenue of a kind: 商户分账 filtered by its product type and 支付时间 (paidAt), whose
  *   实付合计 sums the same orders: status paid or used, by payment time; a refunded order is not
  *   revenue, whenever it was refunded (the rule of `sharedOrderStatuses`);
- * - new members: 会员 filtered by 注册时间 (registeredAt).
+ * - new members: 会员 filtered by 注册时间 (registeredAt);
+ * - new leads of a kind: 定制场地 / 物业合作 filtered by 创建时间 (createdAt), every status.
  */
 import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
@@ -48,6 +49,11 @@ export const dashboardLinks = {
   revenuePermission: permissionOf({ path: '/merchant/share' }, 'view'),
   utilisationPermission: permissionOf({ path: orderListPathOfKind['office-station'] }, 'view'),
 } as const;
+
+/** The lead lists by kind (定制场地, 物业合作), whose view permission opens the kind's numbers. */
+export const leadListPathOfKind = { site: '/clue/place', website: '/clue/cooperate' } as const;
+export const leadViewPermissionOfKind = (kind: keyof typeof leadListPathOfKind) =>
+  permissionOf({ path: leadListPathOfKind[kind] }, 'view');
 
 /** Whether the console has built the screen at this path (links lead only to built screens). */
 export const isBuiltRoute = (path: string) => menuRoutes.some((r) => r.path === path && r.built);
@@ -89,6 +95,11 @@ export const dashboardSummary = z.object({
   ),
   /** Members registered; null when the caller may not view the member list. */
   members: z.object({ today: count, month: count }).nullable(),
+  /** Leads created, per kind; a kind is null when the caller may not view its list. */
+  leads: z.object({
+    site: z.object({ today: count, month: count }).nullable(),
+    website: z.object({ today: count, month: count }).nullable(),
+  }),
   /** The last 30 days up to today, oldest first, and the revenue of each day per kind (fen). */
   revenue: z.object({
     days: z.array(day),

@@ -30,7 +30,9 @@ export const ssoUser = defineResource({
   base,
   label: '后台用户',
   permission: 'user:admin',
-  actions: ['page', 'detail', 'save', 'edit', 'remove'],
+  // `list`: staff by nickname, for selects on other screens (a lead's 负责人).
+  actions: ['page', 'detail', 'save', 'edit', 'remove', 'list'],
+  titleField: 'nickname',
   fields: {
     username: {
       ...field.text('用户名', { max: 32, search: 'like', unique: true, createOnly: true }),

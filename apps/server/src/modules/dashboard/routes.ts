@@ -8,7 +8,8 @@
  *
  * Access: any signed-in user may call it (the home page is everyone's), and each block is computed
  * only from lists the caller may view: a kind's orders and revenue need that kind's order-list view
- * permission, new members the member list's, utilisation the meeting-room order list's. What the
+ * permission, new members the member list's, new leads of a kind that kind's lead list's,
+ * utilisation the meeting-room order list's. What the
  * caller may not view is neither computed nor sent.
  *
  * Revenue is the rule of 商户分账 (`sharedOrderStatuses`): paid_fen of orders paid in the period
@@ -21,6 +22,7 @@ import {
   dashboardEndpoints,
   dashboardLinks,
   dashboardSummary,
+  leadViewPermissionOfKind,
   orderViewPermissionOfKind,
   type DashboardSummary,
   type DashboardUtilisation,
@@ -28,6 +30,7 @@ import {
 import { sharedOrderStatuses } from '@cowork/contract/resources/merchant-share-order';
 import { orderKindOptions, type OrderKind } from '@cowork/contract/resources/order';
 import type { Database } from '../../db/client.ts';
+import { csrCapitalSites, csrCapitalWebsites } from '../../db/schema.ts';
 import { envelope, ok } from '../../lib/http.ts';
 import { currentUser, hasPermission } from '../../plugins/auth.ts';
 
@@ -97,6 +100,21 @@ async function periods(db: Database, withMembers: boolean) {
     month: { from: String(row.month_from), to: String(row.month_to) },
     members: withMembers ? { today: Number(row.members_today), month: Number(row.members_month) } : null,
   };
+}
+
+type LeadCounts = DashboardSummary['leads']['site'];
+
+/** Leads of one kind created today and this month (any status), as the list's 创建时间 filter counts them. */
+async function leadsCreated(db: Database, table: typeof csrCapitalSites | typeof csrCapitalWebsites) {
+  const [row] = await rowsOf(
+    db,
+    sql`with ${bounds}
+      select count(*) filter (where l.created_at >= b.day_start and l.created_at < b.day_end) as today,
+        count(*) as month
+      from ${table} l cross join bounds b
+      where l.created_at >= b.month_start and l.created_at < b.month_end`,
+  );
+  return { today: Number(row.today), month: Number(row.month) } satisfies LeadCounts;
 }
 
 /** Per kind: orders created today and this month (any status), revenue paid today and this month. */
@@ -231,7 +249,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: true },
       schema: {
         tags: ['dashboard'],
-        summary: '首页数据：今日与本月的订单、实收、新增会员，近 30 天实收走势与会议室使用率',
+        summary: '首页数据：今日与本月的订单、实收、新增会员与线索，近 30 天实收走势与会议室使用率',
         response: { 200: envelope(dashboardSummary) },
       },
     },
@@ -240,15 +258,22 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       const kinds = orderKindOptions
         .map((o) => o.value)
         .filter((kind) => hasPermission(user, orderViewPermissionOfKind(kind)));
-      const [period, orders, revenue, utilisation] = await Promise.all([
+      const leadsOf = (kind: 'site' | 'website', table: Parameters<typeof leadsCreated>[1]) =>
+        hasPermission(user, leadViewPermissionOfKind(kind))
+          ? leadsCreated(app.db, table)
+          : Promise.resolve(null);
+      const [period, orders, revenue, utilisation, site, website] = await Promise.all([
         periods(app.db, hasPermission(user, dashboardLinks.membersPermission)),
         ordersByKind(app.db, kinds),
         revenueSeries(app.db, kinds),
         hasPermission(user, dashboardLinks.utilisationPermission)
           ? utilisationByBuilding(app.db)
           : Promise.resolve(null),
+        leadsOf('site', csrCapitalSites),
+        leadsOf('website', csrCapitalWebsites),
       ]);
-      return ok({ ...period, orders, revenue, utilisation } satisfies DashboardSummary);
+      const leads = { site, website };
+      return ok({ ...period, orders, revenue, utilisation, leads } satisfies DashboardSummary);
     },
   );
 };

@@ -30,6 +30,7 @@ const summary = (patch: Partial<DashboardSummary> = {}): DashboardSummary => ({
     { kind: 'airport', todayCount: 2, monthCount: 3, todayPaidFen: 5000, monthPaidFen: 5000 },
   ],
   members: { today: 2, month: 5 },
+  leads: { site: { today: 3, month: 12 }, website: null },
   revenue: {
     days,
     series: [
@@ -133,6 +134,27 @@ describe('Dashboard', () => {
     expect(await href('本月实收金额')).toBe('/merchant/share?paidAtFrom=2026-11-01&paidAtTo=2026-11-30');
   });
 
+  it("new leads per kind open that kind's list by 创建时间, only for the kinds sent", async () => {
+    const { unmount } = renderAs(['clue:place:view'], summary({ orders: [], members: null }));
+    expect(await href('今日新增定制场地线索')).toBe(
+      '/clue/place?createdAtFrom=2026-11-21&createdAtTo=2026-11-21',
+    );
+    expect((await screen.findByRole('link', { name: '今日新增定制场地线索' })).textContent).toBe('3');
+    expect((await screen.findByRole('link', { name: '本月新增定制场地线索' })).textContent).toBe('12');
+    expect(screen.queryByText('新增线索（物业合作）')).toBeNull();
+    unmount();
+
+    renderAs(
+      ['clue:place:view', 'clue:cooperate:view'],
+      summary({ leads: { site: { today: 0, month: 1 }, website: { today: 2, month: 7 } } }),
+    );
+    expect(await href('本月新增物业合作线索')).toBe(
+      '/clue/cooperate?createdAtFrom=2026-11-01&createdAtTo=2026-11-30',
+    );
+    expect((await screen.findByRole('link', { name: '今日新增物业合作线索' })).textContent).toBe('2');
+    expect((await screen.findByRole('link', { name: '今日新增定制场地线索' })).textContent).toBe('0');
+  });
+
   it('utilisation by building, with an empty state without published rooms', async () => {
     const usage = (booked: number, open: number, percent: number) => ({
       bookedMinutes: booked,
@@ -175,7 +197,15 @@ describe('Dashboard', () => {
   });
 
   it('shows nothing to a user who may view none of its lists', async () => {
-    const { container } = renderAs([], summary({ orders: [], members: null, revenue: { days, series: [] } }));
+    const { container } = renderAs(
+      [],
+      summary({
+        orders: [],
+        members: null,
+        leads: { site: null, website: null },
+        revenue: { days, series: [] },
+      }),
+    );
     // The skeleton shows while loading, then nothing at all.
     expect(container.querySelector('.ant-skeleton')).not.toBeNull();
     await waitFor(() => expect(container.querySelector('.ant-skeleton')).toBeNull());

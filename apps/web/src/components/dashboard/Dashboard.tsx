@@ -1,15 +1,15 @@
 /**
- * 首页 dashboard: today's and this month's orders, paid revenue and new members, the orders of each
+ * 首页 dashboard: today's and this month's orders, paid revenue, new members and new leads, the orders of each
  * product type, a 30-day revenue chart and meeting-room utilisation by building, from one call
  * (dashboard/summary). The server sends only the blocks of lists the user may view.
  *
  * Every number opens the list it counts, filtered to the same period: orders → the kind's order
  * list by 下单时间, revenue → 商户分账 by product type and 支付时间 (its 实付合计 is the number),
- * new members → 会员 by 注册时间. A total over several lists opens the per-type table instead; a
+ * new members → 会员 by 注册时间, new leads of a kind → 定制场地 / 物业合作 by 创建时间. A total over several lists opens the per-type table instead; a
  * number whose list the user cannot open (or which is not built yet) is shown without a link.
  * Loaded on its own (lazily) so the console shell after sign-in stays small.
  */
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Alert, Button, Card, Col, Empty, Progress, Row, Skeleton, Statistic, Table } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -19,6 +19,7 @@ import {
   dashboardKinds,
   dashboardLinks,
   isBuiltRoute,
+  leadListPathOfKind,
   orderListPathOfKind,
   type DashboardSummary,
   type DashboardUtilisation,
@@ -32,6 +33,13 @@ import './dashboard.css';
 
 type Period = DashboardSummary['today'];
 type KindRow = DashboardSummary['orders'][number];
+type LeadKind = keyof DashboardSummary['leads'];
+
+/** The lead kinds as the cards name them; one number per kind, so each equals its list's total. */
+const leadKinds: { kind: LeadKind; label: string }[] = [
+  { kind: 'site', label: '定制场地' },
+  { kind: 'website', label: '物业合作' },
+];
 
 /** Where the per-type table is: the target of totals that no single list counts. */
 const BY_KIND = 'dashboard-by-kind';
@@ -74,6 +82,7 @@ function useLinks(kinds: OrderKind[]) {
     orders,
     revenue,
     members: (period: Period) => `${dashboardLinks.members}?${range('registeredAt', period)}`,
+    leads: (kind: LeadKind, period: Period) => `${leadListPathOfKind[kind]}?${range('createdAt', period)}`,
     /** Totals: one kind is its own list; every kind's revenue is all of 商户分账; else the table. */
     ordersTotal: (period: Period) => (kinds.length === 1 ? orders(kinds[0], period) : `#${BY_KIND}`),
     revenueTotal: (period: Period) =>
@@ -129,6 +138,16 @@ function PeriodCard({
           </>
         )}
         {members !== null && stat('新增会员', String(members), links.members(period), `${name}新增会员`)}
+        {leadKinds.map(({ kind, label }) => {
+          const leads = data.leads[kind];
+          if (leads === null) return null;
+          const n = today ? leads.today : leads.month;
+          return (
+            <Fragment key={kind}>
+              {stat(`新增线索（${label}）`, String(n), links.leads(kind, period), `${name}新增${label}线索`)}
+            </Fragment>
+          );
+        })}
       </Row>
     </Card>
   );
@@ -289,7 +308,9 @@ export function Dashboard() {
   }
   const data = summary.data;
   // A user who may view none of these lists gets the greeting and the entries only.
-  if (data.orders.length === 0 && data.members === null && data.utilisation === null) return null;
+  const anyLeads = data.leads.site !== null || data.leads.website !== null;
+  if (data.orders.length === 0 && data.members === null && !anyLeads && data.utilisation === null)
+    return null;
   const series = data.revenue.series.map((s) => ({
     key: s.kind,
     label: kindLabel(s.kind),

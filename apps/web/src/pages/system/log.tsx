@@ -31,6 +31,7 @@ const actionNames: Record<string, string> = {
   'edit-published': '上下架',
   'edit-password': '修改密码',
   'edit-account-status': '启用/停用账号',
+  'save-record': '添加跟进记录',
   import: '导入',
   export: '导出',
 };
