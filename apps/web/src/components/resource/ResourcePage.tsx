@@ -130,7 +130,7 @@ function ReferenceCell({ field, value }: { field: Field; value: unknown }) {
 }
 
 /** The filters of a page query without its paging and sorting, with the page's fixed filters. */
-const filtersOf = (query: Record<string, unknown>, fixed: Record<string, unknown>) => {
+const filtersOf = (query: Record<string, unknown>, fixed: Record<string, unknown> = {}) => {
   const { current: _current, size: _size, sortField: _sortField, sortOrder: _sortOrder, ...filters } = query;
   return { ...filters, ...fixed };
 };
@@ -359,7 +359,7 @@ export function ResourcePage<F extends Fields>({
           )}
           {typeof toolbar === 'function' ? toolbar(filtersOf(query, fixedFilters)) : toolbar}
         </Toolbar>
-        {summary?.(searchFilters({ ...query, ...fixedFilters }))}
+        {summary?.(filtersOf(query, fixedFilters))}
         <Table<ResourceRecord>
           rowKey="id"
           size="middle"
@@ -434,12 +434,6 @@ function withHiddenCleared(writable: [string, Field][], values: Record<string, u
     if (when && !when.in.includes(values[when.field] as string)) cleared[key] = null;
   }
   return cleared;
-}
-
-/** The filters of a paged query: everything but paging and sorting. */
-function searchFilters(query: Record<string, unknown>): Record<string, unknown> {
-  const { current: _current, size: _size, sortField: _sortField, sortOrder: _sortOrder, ...filters } = query;
-  return filters;
 }
 
 /** The search form's values for the filters of a query: a date range's bounds as its two days. */
