@@ -36,8 +36,10 @@ describe('orders (user-card-order, team-card-order)', () => {
   const call = <T = unknown>(headers: Record<string, string>, method: string, url: string, body?: object) =>
     callApi<T>(t, headers, method, url, body);
 
-  /** One order written straight to the table (the member app creates them). */
-  /** A card order of the buyer (or `phone`) in building A (or `building`), pending unless told. */
+  /**
+   * A card order written straight to the table (the member app creates them), of the buyer (or
+   * `phone`) in building A (or `building`), pending unless told.
+   */
   async function insertOrder(values: {
     kind?: OrderKind;
     status?: OrderStatus;

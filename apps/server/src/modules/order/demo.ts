@@ -31,6 +31,7 @@ import {
   userCards,
 } from '../../db/schema.ts';
 import { formatOrderNo, reserveOrderIds } from './order-number.ts';
+import { stationSnapshot, teamCardSnapshot, userCardSnapshot } from './snapshot.ts';
 
 export const after = ['member', 'building', 'user-card', 'team-card', 'seat', 'station', 'airport-product'];
 
@@ -434,13 +435,7 @@ export async function addDemoOrders(
         memberId: buyer.id,
         memberPhone: buyer.phone,
         productId: product.id,
-        productSnapshot: {
-          name: product.name,
-          priceFen: product.priceFen,
-          faceValueFen: product.faceValueFen,
-          validDays: product.validDays,
-          buildingName: buildingName(buildingId),
-        },
+        productSnapshot: teamCardSnapshot(product, buildingName(buildingId)),
         buildingId,
         quantity: 1,
         amountFen: product.priceFen,
@@ -518,16 +513,7 @@ export async function addDemoOrders(
       const perDay = new Array<number>(days).fill(0);
       for (let i = 0; i < share; i++) perDay[int(0, days - 1)]++;
       const busy = taken.get(`${bookingKind}:${room.id}`) ?? [];
-      const snapshot = {
-        name: room.name,
-        floor: room.floor,
-        capacity: room.capacity,
-        hourPriceFen: room.hourPriceFen,
-        minBookingMinutes: room.minBookingMinutes,
-        openTime: room.openTime,
-        closeTime: room.closeTime,
-        buildingName: buildingName(room.buildingId),
-      };
+      const snapshot = stationSnapshot(room, buildingName(room.buildingId));
       for (let day = 0; day < days; day++) {
         const k = Math.min(perDay[day], perDayCapacity);
         const dayStart = firstDay + day * DAY;
@@ -654,14 +640,7 @@ export async function addDemoOrders(
         {
           ...who,
           productId: product.id,
-          productSnapshot: {
-            name: product.name,
-            cardType: product.cardType,
-            priceFen: product.priceFen,
-            validDays: product.validDays,
-            times: product.times,
-            buildingName: buildingName(buildingId),
-          },
+          productSnapshot: userCardSnapshot(product, buildingName(buildingId)),
           buildingId,
           quantity: 1,
           amountFen: product.priceFen,

@@ -33,6 +33,7 @@ import {
   type BookingKind,
 } from './booking.ts';
 import { formatOrderNo, reserveOrderIds } from './order-number.ts';
+import { stationSnapshot, teamCardSnapshot, userCardSnapshot } from './snapshot.ts';
 
 type Order = typeof orders.$inferSelect;
 type NewOrder = typeof orders.$inferInsert;
@@ -46,7 +47,8 @@ interface Sellable {
   published: boolean;
   buildingIds: number[];
   priceFen: number;
-  snapshot: Record<string, unknown>;
+  /** The product as sold in that building. */
+  snapshot: (buildingName: string | null) => Record<string, unknown>;
 }
 
 const cardTables = { 'user-card': userCards, 'team-card': teamCards } as const;
@@ -59,30 +61,11 @@ async function cardProduct(
   if (kind === 'user-card') {
     const [card] = await tx.select().from(userCards).where(eq(userCards.id, id));
     return (
-      card && {
-        ...card,
-        snapshot: {
-          name: card.name,
-          cardType: card.cardType,
-          priceFen: card.priceFen,
-          validDays: card.validDays,
-          times: card.times,
-        },
-      }
+      card && { ...card, snapshot: (buildingName: string | null) => userCardSnapshot(card, buildingName) }
     );
   }
   const [card] = await tx.select().from(teamCards).where(eq(teamCards.id, id));
-  return (
-    card && {
-      ...card,
-      snapshot: {
-        name: card.name,
-        priceFen: card.priceFen,
-        faceValueFen: card.faceValueFen,
-        validDays: card.validDays,
-      },
-    }
-  );
+  return card && { ...card, snapshot: (buildingName: string | null) => teamCardSnapshot(card, buildingName) };
 }
 
 /** The meeting card paying a booking: the member's own, paid, unexpired, valid in the room's building. */
@@ -167,16 +150,7 @@ export function saveRoutes(
           memberId: member.id,
           memberPhone: member.phone,
           productId: station.id,
-          productSnapshot: {
-            name: station.name,
-            buildingName: building?.name ?? null,
-            floor: station.floor,
-            capacity: station.capacity,
-            hourPriceFen: station.hourPriceFen,
-            minBookingMinutes: station.minBookingMinutes,
-            openTime: station.openTime,
-            closeTime: station.closeTime,
-          },
+          productSnapshot: stationSnapshot(station, building?.name ?? null),
           buildingId: station.buildingId,
           amountFen,
           paidFen: paid ? amountFen : 0,
@@ -206,7 +180,7 @@ export function saveRoutes(
           memberId: member.id,
           memberPhone: member.phone,
           productId: input.productId,
-          productSnapshot: { ...product.snapshot, buildingName: building?.name ?? null },
+          productSnapshot: product.snapshot(building?.name ?? null),
           buildingId: input.buildingId,
           amountFen: product.priceFen,
           status: 'pending',
