@@ -120,3 +120,16 @@ export function loadAreas(): AreaIndex {
   index ??= buildIndex();
   return index;
 }
+
+/**
+ * How a city is called in an address, null for an unknown code: a municipality's 市辖区 / 县 go
+ * by the province's name.
+ */
+export function cityNameOf(code: unknown): string | null {
+  if (typeof code !== 'string' || !code) return null;
+  const areas = loadAreas();
+  const city = areas.get(code);
+  if (!city) return null;
+  if (!GROUPING_NAMES.has(city.name)) return city.name;
+  return (city.parentCode && areas.get(city.parentCode)?.name) || city.name;
+}

@@ -39,7 +39,7 @@ import {
 import { crudModule } from '../../lib/crud.ts';
 import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
 import { describeUsage, holds } from '../../lib/in-use.ts';
-import { GROUPING_NAMES, loadAreas } from '../area/areas.ts';
+import { cityNameOf, GROUPING_NAMES, loadAreas } from '../area/areas.ts';
 
 type Values = Record<string, unknown>;
 
@@ -62,15 +62,6 @@ function checkArea(provinceCode: string, cityCode: string, regionCode: string | 
   if (region?.level !== 'region') throw badRequest(fieldInvalid('区县', rechoose('区县')));
   if (region.parentCode !== city.code)
     throw badRequest(fieldInvalid('区县', `${region.name}不属于所选城市，请重新选择区县`));
-}
-
-/** How a city is called in an address: a municipality's 市辖区 / 县 go by the province's name. */
-function cityName(code: string): string {
-  const areas = loadAreas();
-  const city = areas.get(code);
-  if (!city) return code;
-  if (!GROUPING_NAMES.has(city.name)) return city.name;
-  return (city.parentCode && areas.get(city.parentCode)?.name) || city.name;
 }
 
 /** `北京市 朝阳区`, `广东省 深圳市 南山区`: the area as read in an address. */
@@ -264,7 +255,7 @@ export const buildingRoutes: FastifyPluginAsyncZod = async (app, options) => {
         .from(buildings)
         .groupBy(buildings.cityCode)
         .orderBy(asc(buildings.cityCode));
-      return ok(rows.map((row) => ({ ...row, name: cityName(row.code) })));
+      return ok(rows.map((row) => ({ ...row, name: cityNameOf(row.code) ?? row.code })));
     },
   );
 

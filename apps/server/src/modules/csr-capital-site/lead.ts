@@ -32,19 +32,9 @@ import { crudModule, type ResourceTable } from '../../lib/crud.ts';
 import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
 import { toIso, toIsoOrNull } from '../../lib/time.ts';
 import { currentUser } from '../../plugins/auth.ts';
-import { GROUPING_NAMES, loadAreas } from '../area/areas.ts';
+import { cityNameOf } from '../area/areas.ts';
 
 type Values = Record<string, unknown>;
-
-/** How a city is called: a municipality's 市辖区 / 县 go by the province's name. */
-function cityNameOf(code: unknown): string | null {
-  if (typeof code !== 'string' || !code) return null;
-  const areas = loadAreas();
-  const city = areas.get(code);
-  if (!city) return null;
-  if (!GROUPING_NAMES.has(city.name)) return city.name;
-  return (city.parentCode && areas.get(city.parentCode)?.name) || city.name;
-}
 
 /** 400 naming the field unless the id is a row of the table. */
 async function checkExists(
