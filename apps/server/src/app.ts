@@ -15,9 +15,10 @@ import {
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '@cowork/contract';
-import type { Config } from './config.ts';
+import { fastifyTrustProxy, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { AppError } from './lib/http.ts';
+import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerSwagger } from './plugins/swagger.ts';
@@ -87,7 +88,7 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
 export async function buildApp({ config, db, logger }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? loggerOptions(config),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -112,6 +113,8 @@ export async function buildApp({ config, db, logger }: BuildOptions) {
   await app.register(formbody);
   await app.register(rateLimit, {
     global: false,
+    // Counted in the database so every instance on it shares one limit.
+    store: databaseRateLimitStore(db),
     errorResponseBuilder: () => new AppError(429, messages.tooManyRequests),
   });
   await registerSwagger(app);

@@ -2,6 +2,7 @@
  * Settings from the environment, checked once at start. A wrong value stops the server with a
  * message naming the variable.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -62,11 +63,22 @@ const envSchema = z.object({
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .default('info'),
-  /** Set when a reverse proxy sits in front, so client addresses come from X-Forwarded-For. */
+  /** Which proxies in front may set X-Forwarded-For: false, a number of hops, or their addresses. */
   TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .string()
     .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (parsed === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'must be false, true (one proxy), a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges',
+        });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
 });
 
 export interface Config {
@@ -83,10 +95,50 @@ export interface Config {
   adminClientSecret: string;
   webDist: string;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Fastify's trustProxy: false (use the connection's address), a number of proxy hops, or the
+   * proxies' addresses/ranges. Never plain `true`, which would believe the client's left-most entry.
+   */
+  trustProxy: TrustProxy;
   /** Requests per minute and address on the token endpoint (a second line behind login throttling). */
   tokenRateLimitPerMinute: number;
 }
+
+export type TrustProxy = false | number | string[];
+
+/** proxy-addr's names for whole ranges, accepted in a TRUST_PROXY list. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IP address, or an address with a prefix length that fits it (10.0.0.0/8, fd00::/8). */
+function isAddressOrRange(entry: string): boolean {
+  const [address, prefix, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: `false`/`0` trusts nobody; `true`/`1` the one proxy directly in front; a number n the
+ * last n hops; otherwise a comma-separated list of proxy addresses, CIDR ranges or proxy-addr's
+ * names (loopback, linklocal, uniquelocal). Undefined when the value is none of these.
+ */
+export function parseTrustProxy(value: string): TrustProxy | undefined {
+  const text = value.trim().toLowerCase();
+  if (text === 'false' || text === '0') return false;
+  if (text === 'true') return 1;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((e) => e.trim());
+  if (entries.some((e) => !PROXY_RANGE_NAMES.has(e) && !isAddressOrRange(e))) return undefined;
+  return entries;
+}
+
+/**
+ * The value for Fastify's trustProxy. Fastify refuses a bare hop count (it cannot tell the proxy in
+ * front from a client that connects directly), so hops become a function trusting the last n.
+ */
+export const fastifyTrustProxy = (trust: TrustProxy) =>
+  typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

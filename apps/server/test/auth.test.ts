@@ -5,6 +5,7 @@ import {
   ADMIN_CLIENT_SECRET,
   endpoints,
   messages,
+  REFRESH_REUSE_GRACE_SECONDS,
   type TokenResponse,
 } from '@cowork/contract';
 import { authTokens, ssoUsers } from '../src/db/schema.ts';
@@ -305,9 +306,14 @@ describe('refresh', () => {
     expect((await userInfo(res.json<TokenResponse>().access_token)).statusCode).toBe(200);
   });
 
-  test('reusing a spent refresh token revokes the whole family', async () => {
+  test('reusing a spent refresh token after the grace revokes the whole family', async () => {
     const first = await t.signIn(...demo.yunying);
     const second = (await refresh(first.refresh_token)).json<TokenResponse>();
+    // Past REFRESH_REUSE_GRACE_SECONDS (security/refresh.test.ts covers the grace itself).
+    await t.db
+      .update(authTokens)
+      .set({ usedAt: new Date(Date.now() - (REFRESH_REUSE_GRACE_SECONDS + 1) * 1000) })
+      .where(eq(authTokens.tokenHash, hashToken(first.refresh_token)));
     const reuse = await refresh(first.refresh_token);
     expect(reuse.statusCode).toBe(401);
     expect(reuse.json()).toEqual({ code: 401, msg: messages.refreshInvalid, data: null });

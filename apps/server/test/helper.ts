@@ -249,3 +249,19 @@ export function multipartFile(filename: string, data: Buffer) {
   ]);
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
+
+/** One password sign-in attempt from `remoteAddress`, answered as it comes (any status). */
+export const signInAttempt = (
+  app: Pick<App, 'inject'>,
+  username: string,
+  password: string,
+  remoteAddress: string,
+  headers: Record<string, string> = {},
+) =>
+  app.inject({
+    method: 'POST',
+    url: endpoints.token,
+    headers: { authorization: basicAuth, ...headers },
+    payload: { grant_type: 'password', username, password },
+    remoteAddress,
+  });

@@ -34,6 +34,7 @@ describe('own password', () => {
     const session = await t.signIn('selfchange', 'Old@Pass1');
     const other = await t.signIn('selfchange', 'Old@Pass1');
     const res = await editPassword(bearer(session.access_token), {
+      oldPassword: 'Old@Pass1',
       newPassword: 'New@Pass12',
       ssoUserId: id,
     });
@@ -62,8 +63,13 @@ describe('own password', () => {
     const id = await createUser(t.db, { username: 'spaces', password: 'Old@Pass1' });
     const { access_token } = await t.signIn('spaces', 'Old@Pass1');
     expect(
-      (await editPassword(bearer(access_token), { newPassword: '  two  spaces  ', ssoUserId: id }))
-        .statusCode,
+      (
+        await editPassword(bearer(access_token), {
+          oldPassword: 'Old@Pass1',
+          newPassword: '  two  spaces  ',
+          ssoUserId: id,
+        })
+      ).statusCode,
     ).toBe(200);
     expect(await signInStatus('spaces', 'two  spaces', '10.51.0.1')).toBe(400);
     expect(await signInStatus('spaces', '  two  spaces  ', '10.51.0.2')).toBe(200);
@@ -100,7 +106,12 @@ describe('validation', () => {
     const tooLong = await editPassword(headers, { newPassword: `${sixtyFour}x`, ssoUserId: id });
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.json().msg).toBe(`新密码：${messages.passwordTooLong}`);
-    expect((await editPassword(headers, { newPassword: sixtyFour, ssoUserId: id })).statusCode).toBe(200);
+    const accepted = await editPassword(headers, {
+      oldPassword: 'Old@Pass1',
+      newPassword: sixtyFour,
+      ssoUserId: id,
+    });
+    expect(accepted.statusCode).toBe(200);
     await fresh(sixtyFour);
   });
 
@@ -112,6 +123,7 @@ describe('validation', () => {
 
   test('fields a caller may not set are ignored', async () => {
     const res = await editPassword(headers, {
+      oldPassword: '密'.repeat(60) + 'A@1b',
       newPassword: 'Other@Pass1',
       ssoUserId: id,
       status: 'disabled',

@@ -27,8 +27,12 @@ export const tokenResponse = z.object({
 });
 export type TokenResponse = z.infer<typeof tokenResponse>;
 
-/** Password-change form of spec point 3. */
+/**
+ * Password-change form of spec point 3. Changing one's own password also needs the current one
+ * (oldPassword), so a stolen access token cannot take the account; resetting someone else's does not.
+ */
 export const passwordEdit = z.object({
+  oldPassword: z.string().optional(),
   newPassword: newPasswordSchema,
   ssoUserId: z.coerce.number().int().positive(),
 });

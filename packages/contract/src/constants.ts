@@ -37,9 +37,23 @@ export const PHONE_PATTERN = /^1[3-9]\d{9}$/;
 export const EMAIL_PATTERN = /^\w+([-+.]\w+)*@\w+([-.]\w+)*\.\w+([-.]\w+)*$/;
 /** Largest page a list endpoint returns. */
 export const MAX_PAGE_SIZE = 100;
-/** Sign-in throttling: failures allowed per account / per address inside the window, then 429. */
-export const LOGIN_MAX_FAILURES_PER_ACCOUNT = 5;
+/**
+ * Sign-in throttling (docs/security.md): failures allowed per account and per address inside the
+ * window from addresses the account has not signed in from, then 429 until the window ends.
+ */
+export const LOGIN_MAX_FAILURES_PER_ACCOUNT = 10;
 export const LOGIN_MAX_FAILURES_PER_ADDRESS = 20;
 export const LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60;
+/** Failures of one account from one address before each further attempt must wait (429 until then). */
+export const LOGIN_PAIR_FREE_FAILURES = 5;
+/** The first wait; it doubles with every further failure, up to LOGIN_BACKOFF_MAX_SECONDS. */
+export const LOGIN_BACKOFF_BASE_SECONDS = 30;
+export const LOGIN_BACKOFF_MAX_SECONDS = 15 * 60;
+/** A pair's failures are forgotten after a day without attempts (or at its next success). */
+export const LOGIN_PAIR_RESET_SECONDS = 24 * 60 * 60;
+/** An address the right password signed in from stays known to that account this long. */
+export const LOGIN_KNOWN_ADDRESS_DAYS = 90;
+/** A spent refresh token shown again this soon gets the same new pair (two tabs refreshing at once). */
+export const REFRESH_REUSE_GRACE_SECONDS = 10;
 /** Permission code that grants everything (held by the 超级管理员 role). */
 export const ALL_PERMISSIONS = '*';

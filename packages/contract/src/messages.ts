@@ -12,6 +12,12 @@ export const messages = {
   badCredentials: '用户名或密码错误，请检查后重新输入',
   /** too many failed attempts */
   tooManyAttempts: '登录失败次数过多，请 15 分钟后再试',
+  /** too many failed attempts, with the wait in whole minutes */
+  tooManyAttemptsWait: '密码错误次数过多，请 {minutes} 分钟后再试',
+  /** the current password, asked when changing one's own, is missing */
+  oldPasswordRequired: '请输入原密码',
+  /** the current password is wrong */
+  oldPasswordWrong: '原密码不正确，请重新输入',
   tooManyRequests: '请求过于频繁，请稍后再试',
   /** the request got no answer: network down or server unreachable (shown by the web console) */
   networkError: '网络连接失败，请检查网络后重试',
@@ -71,6 +77,7 @@ export const fieldLabels: Record<string, string> = {
   username: '用户名',
   password: '密码',
   newPassword: '新密码',
+  oldPassword: '原密码',
   ssoUserId: '用户编号',
   nickname: '昵称',
   email: '邮箱',

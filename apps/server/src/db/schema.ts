@@ -151,6 +151,11 @@ export const authTokens = pgTable(
     revokedAt: timestamptz('revoked_at'),
     /** Set when a refresh token has been exchanged; a second use revokes the family. */
     usedAt: timestamptz('used_at'),
+    /**
+     * On a spent refresh token: the pair it was exchanged for, AES-GCM encrypted with a key derived
+     * from the raw refresh token, so a concurrent refresh within the grace gets the same pair.
+     */
+    successor: text('successor'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     ip: text('ip'),
     userAgent: text('user_agent'),
@@ -163,20 +168,48 @@ export const authTokens = pgTable(
   ],
 );
 
-/** Failed sign-ins, kept in the database so a restart does not reset throttling. */
-export const loginFailures = pgTable(
-  'login_failures',
+/**
+ * Sign-in throttling counters (modules/auth/throttle.ts), in the database so restarts and other
+ * instances share them. `scope` is pair (account + address), account or address; an attempt is
+ * reserved here, in one upsert, before its password is checked.
+ */
+export const signInCounters = pgTable(
+  'sign_in_counters',
   {
-    id: serial('id').primaryKey(),
-    /** Lower-cased username as typed (the account may not exist). */
-    username: text('username').notNull(),
-    ip: text('ip').notNull(),
-    at: timestamptz('at').notNull().defaultNow(),
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    /** Failures so far, including attempts whose password is being checked right now. */
+    failures: integer('failures').notNull(),
+    windowStart: timestamptz('window_start').notNull(),
+    lastAt: timestamptz('last_at').notNull(),
   },
-  (t) => [
-    index('login_failures_username_at_idx').on(t.username, t.at),
-    index('login_failures_ip_at_idx').on(t.ip, t.at),
-  ],
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('sign_in_counters_last_at_idx').on(t.lastAt)],
+);
+
+/** Addresses an account has signed in from with the right password: they pass the account-wide lock. */
+export const signInKnownAddresses = pgTable(
+  'sign_in_known_addresses',
+  {
+    /** Lower-cased username. */
+    username: text('username').notNull(),
+    address: text('address').notNull(),
+    lastSuccessAt: timestamptz('last_success_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.username, t.address] })],
+);
+
+/**
+ * Request counts per key (@fastify/rate-limit's store, lib/rate-limit-store.ts), shared by every
+ * instance on the database. A window starts at a key's first hit and ends at expires_at.
+ */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (t) => [index('rate_limit_hits_expires_at_idx').on(t.expiresAt)],
 );
 
 export const auditLogs = pgTable(

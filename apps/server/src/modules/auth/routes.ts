@@ -3,9 +3,8 @@
  * DELETE|POST /api/auth/oauth/logout.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -13,28 +12,26 @@ import {
   fieldInvalid,
   fieldLabels,
   messages,
+  REFRESH_REUSE_GRACE_SECONDS,
   tokenResponse,
   type TokenResponse,
 } from '@cowork/contract';
 import { authTokens, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { AppError, badRequest, envelope, ok, unauthorized } from '../../lib/http.ts';
+import { badRequest, envelope, ok, unauthorized } from '../../lib/http.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import { currentUser } from '../../plugins/auth.ts';
-import {
-  clearAccountFailures,
-  countFailures,
-  failureDelayMs,
-  isLockedOut,
-  recordFailure,
-} from './throttle.ts';
+import { throttledCheck } from './throttle.ts';
 import {
   findSession,
   issueTokenPair,
   loadAuthUser,
+  openPair,
   revokeFamily,
+  sealPair,
   toUserInfo,
   type AuthUser,
+  type IssuedPair,
 } from './tokens.ts';
 
 /** Parameters may come as a form body, a JSON body or the query string; unknown keys are dropped. */
@@ -78,103 +75,116 @@ const isBlank = (v: string | undefined): v is undefined => v === undefined || v.
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config, db } = app;
 
-  async function answer(request: FastifyRequest, user: AuthUser, familyId?: string): Promise<TokenResponse> {
-    const pair = await issueTokenPair(db, {
-      userId: user.id,
-      familyId,
-      accessTtl: config.accessTokenTtl,
-      refreshTtl: config.refreshTokenTtl,
-      ip: request.ip,
-      userAgent: request.headers['user-agent'],
-    });
-    return {
-      access_token: pair.accessToken,
-      refresh_token: pair.refreshToken,
-      token_type: 'bearer',
-      expires_in: pair.expiresIn,
-      user_info: toUserInfo(user),
-    };
-  }
+  const respond = (user: AuthUser, pair: Pick<IssuedPair, 'accessToken' | 'refreshToken' | 'expiresIn'>) => ({
+    access_token: pair.accessToken,
+    refresh_token: pair.refreshToken,
+    token_type: 'bearer' as const,
+    expires_in: pair.expiresIn,
+    user_info: toUserInfo(user),
+  });
 
-  async function passwordGrant(request: FastifyRequest, params: TokenParams): Promise<TokenResponse> {
+  const pairOptions = (request: FastifyRequest) => ({
+    accessTtl: config.accessTokenTtl,
+    refreshTtl: config.refreshTokenTtl,
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+  });
+
+  async function passwordGrant(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    params: TokenParams,
+  ): Promise<TokenResponse> {
     if (isBlank(params.username))
       throw badRequest(fieldInvalid(fieldLabels.username, messages.usernameRequired));
-    if (params.password === undefined || params.password === '') {
+    const password = params.password;
+    if (password === undefined || password === '') {
       throw badRequest(fieldInvalid(fieldLabels.password, messages.passwordRequired));
     }
     const account = params.username.trim().toLowerCase();
-    const counts = await countFailures(db, account, request.ip);
-    if (isLockedOut(counts)) throw new AppError(429, messages.tooManyAttempts);
-
     const [found] = await db
       .select({ id: ssoUsers.id, passwordHash: ssoUsers.passwordHash, status: ssoUsers.status })
       .from(ssoUsers)
       .where(sql`lower(${ssoUsers.username}) = ${account}`);
-    // Unknown users are checked against a dummy hash: same answer, same time.
-    const valid = await verifyPassword(found?.passwordHash, params.password);
-    if (!found || !valid) {
-      await recordFailure(db, account, request.ip);
-      await sleep(failureDelayMs(counts.account + 1));
-      throw badRequest(messages.badCredentials);
-    }
+    // Unknown users are checked against a dummy hash: same answer, same time, same throttling.
+    const valid = await throttledCheck(request, reply, account, () =>
+      verifyPassword(found?.passwordHash, password),
+    );
+    if (!found || !valid) throw badRequest(messages.badCredentials);
     // Told only to someone who knows the password.
     if (found.status !== 'enabled') throw badRequest(messages.accountDisabled);
 
-    await clearAccountFailures(db, account);
     await db.update(ssoUsers).set({ lastLoginAt: new Date() }).where(eq(ssoUsers.id, found.id));
     const user = await loadAuthUser(db, found.id);
     if (!user) throw badRequest(messages.badCredentials);
-    const response = await answer(request, user);
+    const pair = await issueTokenPair(db, { userId: user.id, ...pairOptions(request) });
     await audit(request, { action: 'sign-in', resource: 'auth', resourceId: user.id, actorId: user.id });
-    return response;
+    return respond(user, pair);
   }
 
+  /**
+   * Rotates a refresh token under its row lock. A spent token shown again within
+   * REFRESH_REUSE_GRACE_SECONDS of its rotation (two tabs refreshing at once) gets the pair it was
+   * exchanged for, decrypted with a key only the raw token gives; later, it is a stolen copy and
+   * ends the whole family.
+   */
   async function refreshGrant(request: FastifyRequest, params: TokenParams): Promise<TokenResponse> {
-    if (isBlank(params.refresh_token)) throw unauthorized(messages.refreshInvalid);
-    const session = await findSession(db, params.refresh_token);
+    const token = params.refresh_token;
+    if (isBlank(token)) throw unauthorized(messages.refreshInvalid);
+    const session = await findSession(db, token);
     if (!session || session.kind !== 'refresh') throw unauthorized(messages.refreshInvalid);
-    if (session.usedAt || session.revokedAt) {
-      // A spent refresh token shown again: someone holds a copy. End the whole family.
-      await revokeFamily(db, session.familyId);
-      await audit(request, {
-        action: 'refresh-reuse',
-        resource: 'auth',
-        resourceId: session.user.id,
-        actorId: session.user.id,
-      });
-      throw unauthorized(messages.refreshInvalid);
-    }
-    if (session.expiresAt.getTime() <= Date.now()) throw unauthorized(messages.refreshInvalid);
-    if (session.user.status !== 'enabled') throw unauthorized(messages.accountDisabled);
+    const { user, familyId, tokenId } = session;
 
-    const rotated = await db.transaction(async (tx) => {
+    const outcome = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({
+          usedAt: authTokens.usedAt,
+          revokedAt: authTokens.revokedAt,
+          expiresAt: authTokens.expiresAt,
+          successor: authTokens.successor,
+        })
+        .from(authTokens)
+        .where(eq(authTokens.id, tokenId))
+        .for('update');
+      if (!row) return { kind: 'invalid' } as const;
+      if (user.status !== 'enabled') return { kind: 'disabled' } as const;
       const now = new Date();
-      // Conditional update: of two concurrent refreshes with one token only one wins.
-      const spent = await tx
-        .update(authTokens)
-        .set({ usedAt: now })
-        .where(
-          and(eq(authTokens.id, session.tokenId), isNull(authTokens.usedAt), isNull(authTokens.revokedAt)),
-        )
-        .returning({ id: authTokens.id });
-      if (spent.length === 0) return false;
+      if (row.usedAt && !row.revokedAt && row.successor) {
+        if (now.getTime() - row.usedAt.getTime() <= REFRESH_REUSE_GRACE_SECONDS * 1000) {
+          return { kind: 'issued', pair: openPair(token, row.successor) } as const;
+        }
+      }
+      if (row.usedAt || row.revokedAt) return { kind: 'reuse' } as const;
+      if (row.expiresAt.getTime() <= now.getTime()) return { kind: 'invalid' } as const;
+
+      // The access tokens issued before the new pair stop working.
       await tx
         .update(authTokens)
         .set({ revokedAt: now })
         .where(
-          and(
-            eq(authTokens.familyId, session.familyId),
-            eq(authTokens.kind, 'access'),
-            isNull(authTokens.revokedAt),
-          ),
+          and(eq(authTokens.familyId, familyId), eq(authTokens.kind, 'access'), isNull(authTokens.revokedAt)),
         );
-      return true;
+      const pair = await issueTokenPair(tx, { userId: user.id, familyId, now, ...pairOptions(request) });
+      await tx
+        .update(authTokens)
+        .set({ usedAt: now, successor: sealPair(token, pair) })
+        .where(eq(authTokens.id, tokenId));
+      return { kind: 'issued', pair } as const;
     });
-    if (!rotated) {
-      await revokeFamily(db, session.familyId);
-      throw unauthorized(messages.refreshInvalid);
+
+    if (outcome.kind === 'issued') return respond(user, outcome.pair);
+    if (outcome.kind === 'disabled') throw unauthorized(messages.accountDisabled);
+    if (outcome.kind === 'reuse') {
+      // A spent refresh token shown again after the grace: someone holds a copy. End the family.
+      await revokeFamily(db, familyId);
+      await audit(request, {
+        action: 'refresh-reuse',
+        resource: 'auth',
+        resourceId: user.id,
+        actorId: user.id,
+      });
     }
-    return answer(request, session.user, session.familyId);
+    throw unauthorized(messages.refreshInvalid);
   }
 
   app.post(
@@ -207,7 +217,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throw unauthorized(messages.badClient);
       }
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-      if (params.grant_type === 'password') return passwordGrant(request, params);
+      if (params.grant_type === 'password') return passwordGrant(request, reply, params);
       if (params.grant_type === 'refresh_token') return refreshGrant(request, params);
       throw badRequest(messages.badGrant);
     },

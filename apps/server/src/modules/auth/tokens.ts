@@ -2,7 +2,7 @@
  * Opaque tokens: 32 random bytes, base64url. Only their SHA-256 is stored. A sign-in starts a
  * family; refreshing rotates the pair inside it; reuse of a spent refresh token revokes the family.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { UserInfo } from '@cowork/contract';
 import type { Database, Executor } from '../../db/client.ts';
@@ -56,6 +56,35 @@ export async function issueTokenPair(db: Executor, options: IssueOptions): Promi
     },
   ]);
   return { accessToken, refreshToken, familyId, expiresIn: options.accessTtl };
+}
+
+type SealedPair = Pick<IssuedPair, 'accessToken' | 'refreshToken' | 'expiresIn'>;
+
+/**
+ * The key that seals the pair a refresh token was exchanged for: derived from the raw refresh token
+ * (HKDF, not the stored SHA-256), so the database alone never yields a usable token.
+ */
+const sealKey = (refreshToken: string) =>
+  Buffer.from(hkdfSync('sha256', refreshToken, 'cowork-auth', 'refresh-successor', 32));
+
+/** AES-256-GCM of the pair under the old refresh token's key: `iv.ciphertext.tag`, base64url. */
+export function sealPair(refreshToken: string, pair: SealedPair): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(refreshToken), iv);
+  const { accessToken, refreshToken: next, expiresIn } = pair;
+  const body = Buffer.concat([
+    cipher.update(JSON.stringify({ accessToken, refreshToken: next, expiresIn })),
+    cipher.final(),
+  ]);
+  return [iv, body, cipher.getAuthTag()].map((part) => part.toString('base64url')).join('.');
+}
+
+/** The pair sealed by sealPair; throws when the token or the sealed text does not match. */
+export function openPair(refreshToken: string, sealed: string): SealedPair {
+  const [iv, body, tag] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+  const decipher = createDecipheriv('aes-256-gcm', sealKey(refreshToken), iv);
+  decipher.setAuthTag(tag);
+  return JSON.parse(Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8')) as SealedPair;
 }
 
 export async function revokeFamily(db: Executor, familyId: string, now = new Date()) {
