@@ -156,14 +156,22 @@ test.describe('session', () => {
     await page.getByText('修改密码').click();
     const dialog = page.getByRole('dialog', { name: '修改密码' });
     await expect(dialog).toBeVisible();
-    const field = dialog.getByLabel('密码');
+    const field = dialog.getByLabel('密码', { exact: true });
     await field.focus();
     await field.blur();
     await expect(dialog.getByText('请输入密码')).toBeVisible();
     await field.fill('short');
     await dialog.getByRole('button', { name: /确\s*定/ }).click();
     await expect(dialog.getByText('密码至少需要 8 个字符，请重新输入')).toBeVisible();
+    await expect(dialog.getByText('请输入原密码')).toBeVisible();
+    // A wrong current password changes nothing: the server says so and the dialog stays.
+    const current = dialog.getByLabel('原密码');
+    await current.fill('Wrong@123');
     await field.fill('Caiwu@2026new');
+    await dialog.getByRole('button', { name: /确\s*定/ }).click();
+    await expect(page.getByText('原密码：原密码不正确，请重新输入')).toBeVisible();
+    await expect(dialog).toBeVisible();
+    await current.fill(demo.caiwu.password);
     await dialog.getByRole('button', { name: /确\s*定/ }).click();
     await expect(page).toHaveURL(/\/login/);
     await page.getByPlaceholder('请输入用户名').fill(demo.caiwu.username);

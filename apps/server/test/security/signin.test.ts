@@ -3,12 +3,15 @@
  * be checked), and a lockout that cannot be turned against the owner (docs/security.md).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { eq } from 'drizzle-orm';
 import {
+  LOGIN_KNOWN_ADDRESS_DAYS,
   LOGIN_MAX_FAILURES_PER_ACCOUNT,
   LOGIN_MAX_FAILURES_PER_ADDRESS,
   LOGIN_PAIR_FREE_FAILURES,
 } from '@cowork/contract';
 import { buildApp } from '../../src/app.ts';
+import { signInKnownAddresses } from '../../src/db/schema.ts';
 import { buildTestApp, createUser, signInAttempt, type TestApp } from '../helper.ts';
 
 let t: TestApp;
@@ -80,6 +83,21 @@ describe('the owner is not locked out', () => {
     // The known address is not a way around the limit for a wrong password: its own pair counter holds.
     const counts = await statuses(range(20).map(() => attempt('owner', 'Wrong@123', home)));
     expect(counts).toEqual({ 400: LOGIN_PAIR_FREE_FAILURES, 429: 20 - LOGIN_PAIR_FREE_FAILURES });
+  });
+
+  test('an address unused for longer than LOGIN_KNOWN_ADDRESS_DAYS is a stranger again', async () => {
+    const away = '10.74.0.1';
+    await createUser(t.db, { username: 'traveller', password: 'Travel@1234' });
+    expect((await attempt('traveller', 'Travel@1234', away)).statusCode).toBe(200);
+    await statuses(
+      range(LOGIN_MAX_FAILURES_PER_ACCOUNT).map((i) => attempt('traveller', 'Wrong@123', `10.75.0.${i + 1}`)),
+    );
+    expect((await attempt('traveller', 'Travel@1234', away)).statusCode).toBe(200);
+    await t.db
+      .update(signInKnownAddresses)
+      .set({ lastSuccessAt: new Date(Date.now() - (LOGIN_KNOWN_ADDRESS_DAYS + 1) * 86_400_000) })
+      .where(eq(signInKnownAddresses.username, 'traveller'));
+    expect((await attempt('traveller', 'Travel@1234', away)).statusCode).toBe(429);
   });
 
   test('behind a shared address that failures at other accounts locked, known accounts still sign in', async () => {

@@ -8,11 +8,13 @@ import { logout } from '../lib/session.ts';
 import { useUserInfo } from '../lib/user.ts';
 
 interface PasswordForm {
+  oldPassword: string;
   newPassword: string;
 }
 
 /**
- * 修改密码: posts {newPassword, ssoUserId}. The server revokes the user's tokens on a password
+ * 修改密码: posts {oldPassword, newPassword, ssoUserId}; the current password keeps a stolen token
+ * from taking the account (a wrong one comes back as a 400 the interceptor shows). The server revokes the user's tokens on a password
  * change, so success ends the session and returns to login. On error the loading state stays on
  * only for a 424 (the token refresh reloads the page); the interceptor has already shown the error.
  */
@@ -28,10 +30,10 @@ export function PasswordModal() {
     closePasswordModal();
   };
 
-  const submit = async ({ newPassword }: PasswordForm) => {
+  const submit = async ({ oldPassword, newPassword }: PasswordForm) => {
     setSaving(true);
     try {
-      await api.post(endpoints.userEditPassword, { newPassword, ssoUserId: user.ssoUserId });
+      await api.post(endpoints.userEditPassword, { oldPassword, newPassword, ssoUserId: user.ssoUserId });
     } catch (error) {
       if (!isTokenExpired(error)) setSaving(false);
       return;
@@ -64,6 +66,13 @@ export function PasswordModal() {
           readOnly
           hidden
         />
+        <Form.Item
+          label="原密码"
+          name="oldPassword"
+          rules={[{ required: true, message: messages.oldPasswordRequired }]}
+        >
+          <Input.Password autoComplete="current-password" placeholder="请输入原密码" />
+        </Form.Item>
         <Form.Item
           label="密码"
           name="newPassword"

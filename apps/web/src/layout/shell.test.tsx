@@ -66,14 +66,15 @@ const item = (id: number, name: string, url: string, children: MenuItem[] = []):
 });
 
 describe('PasswordModal', () => {
-  const submit = async (password: string) => {
+  const submit = async (password: string, oldPassword = 'Caiwu@123') => {
+    fireEvent.change(await screen.findByLabelText('原密码'), { target: { value: oldPassword } });
     fireEvent.change(await screen.findByLabelText('密码'), { target: { value: password } });
     fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
   };
   const confirmButton = () => screen.getByRole('button', { name: /确\s*定/ });
   const isLoading = () => confirmButton().className.includes('ant-btn-loading');
 
-  it('posts newPassword and ssoUserId, then logs out to login', async () => {
+  it('posts oldPassword, newPassword and ssoUserId, then logs out to login', async () => {
     const adapter = serve((config) => (config.url === endpoints.userEditPassword ? ok(null) : ok([])));
     mount(<PasswordModal />);
     act(openPasswordModal);
@@ -82,10 +83,23 @@ describe('PasswordModal', () => {
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/login?url=%2Fpersonal'));
     const call = adapter.calls.find((c) => c.url === endpoints.userEditPassword)!;
     expect(call.method).toBe('post');
-    expect(JSON.parse(String(call.data))).toEqual({ newPassword: 'Caiwu@2026new', ssoUserId: 3 });
+    expect(JSON.parse(String(call.data))).toEqual({
+      oldPassword: 'Caiwu@123',
+      newPassword: 'Caiwu@2026new',
+      ssoUserId: 3,
+    });
     expect(getShellState().passwordOpen).toBe(false);
     expect(localStorage.getItem(USER_INFO_KEY)).toBeNull();
     expect(messages.passwordChanged).toContain('密码修改成功');
+  });
+
+  it('asks for the current password before sending', async () => {
+    const adapter = serve(() => ok(null));
+    mount(<PasswordModal />);
+    act(openPasswordModal);
+    await submit('Caiwu@2026new', '');
+    expect(await screen.findByText(messages.oldPasswordRequired)).toBeTruthy();
+    expect(adapter.calls.filter((c) => c.url === endpoints.userEditPassword)).toHaveLength(0);
   });
 
   it('checks the length before sending', async () => {

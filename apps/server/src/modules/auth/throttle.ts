@@ -11,7 +11,7 @@
  * address counters, so an attacker elsewhere, or behind the same office NAT at other accounts, cannot
  * lock the owner out; it stays bounded by its pair counter.
  */
-import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -119,6 +119,9 @@ export class TooManyAttempts extends AppError {
  */
 export const throttleAddress = (ip: string) => normalizeIP(ip, 64);
 
+/** SQL: the oldest success that still makes an address known. */
+const knownSince = () => sql`now() - ${seconds(LOGIN_KNOWN_ADDRESS_DAYS * 86_400)}`;
+
 const pairKey = (account: string, address: string) => `${account}\n${address}`;
 
 /** A reserved attempt; `settle` it once the password has been checked. */
@@ -144,7 +147,7 @@ export async function reserveAttempt(db: Database, account: string, ip: string):
         and(
           eq(signInKnownAddresses.username, account),
           eq(signInKnownAddresses.address, address),
-          sql`${signInKnownAddresses.lastSuccessAt} > now() - ${seconds(LOGIN_KNOWN_ADDRESS_DAYS * 86_400)}`,
+          gt(signInKnownAddresses.lastSuccessAt, knownSince()),
         ),
       );
     const counters: [Scope, string][] = [['pair', pairKey(account, address)]];
@@ -193,6 +196,12 @@ export async function settleAttempt(db: Database, reservation: Reservation, succ
         target: [signInKnownAddresses.username, signInKnownAddresses.address],
         set: { lastSuccessAt: sql`now()` },
       });
+    // The account's addresses unused for too long are forgotten.
+    await tx
+      .delete(signInKnownAddresses)
+      .where(
+        and(eq(signInKnownAddresses.username, account), lt(signInKnownAddresses.lastSuccessAt, knownSince())),
+      );
   });
 }
 
