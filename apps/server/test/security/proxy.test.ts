@@ -96,6 +96,7 @@ describe('other settings', () => {
   });
 
   test('values are parsed, and a wrong one stops the start naming the variable', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
     expect(parseTrustProxy('false')).toBe(false);
     expect(parseTrustProxy('0')).toBe(false);
     expect(parseTrustProxy('true')).toBe(1);
