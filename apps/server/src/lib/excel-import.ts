@@ -269,7 +269,7 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
     help.addRow({});
     help.addRow({
       header: '注意',
-      note: `从第 2 行起每行一条数据，一次最多 ${IMPORT_MAX_ROWS} 行；请勿修改表头。有任何一行出错时不会导入任何数据。`,
+      note: `从第 2 行起每行一条数据，一次最多 ${IMPORT_MAX_ROWS} 行，每个单元格不超过 ${IMPORT_MAX_CELL_CHARS} 个字符；请勿修改表头。有任何一行出错时不会导入任何数据。`,
     });
     return Buffer.from(await workbook.xlsx.writeBuffer());
   }
@@ -515,7 +515,8 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
           tags,
           summary: `从 Excel 导入${resource.label}（multipart 字段 file，.xlsx）`,
           description:
-            `At most ${IMPORT_MAX_BYTES / 1024 / 1024} MB and ${IMPORT_MAX_ROWS} rows. All rows or none: a refused ` +
+            `At most ${IMPORT_MAX_BYTES / 1024 / 1024} MB (${IMPORT_MAX_UNPACKED_BYTES / 1024 / 1024} MB unpacked), ` +
+            `${IMPORT_MAX_ROWS} rows and ${IMPORT_MAX_CELL_CHARS} characters a cell. All rows or none: a refused ` +
             'file answers 400 with every bad row (row number as in Excel, column, message) in data.errors.',
           consumes: ['multipart/form-data'],
           response: { 200: envelope(importResult), 400: z.union([envelope(importRejection), errorEnvelope]) },
