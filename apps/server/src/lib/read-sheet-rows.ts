@@ -82,6 +82,21 @@ function textLength(value: ExcelJS.CellValue): number {
   return 0;
 }
 
+/** Excel's escape of a character XML cannot hold (`_x000D_` for a carriage return). */
+const unescapeText = (text: string) =>
+  text.replace(/_x([0-9A-F]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+/**
+ * A shared string with Excel's escapes undone, as the whole-file reader gives it (the streaming
+ * parser leaves them).
+ */
+function unescapeShared(value: ExcelJS.CellValue): ExcelJS.CellValue {
+  if (typeof value === 'string') return unescapeText(value);
+  if (value && typeof value === 'object' && 'richText' in value)
+    return { richText: value.richText.map((run) => ({ ...run, text: unescapeText(run.text ?? '') })) };
+  return value;
+}
+
 /**
  * One part's inflated bytes → UTF-8 text chunks: counts the bytes against the shared budget and
  * the characters between tags against the run limit, failing the stream at the first one passed.
@@ -164,8 +179,9 @@ export async function* readSheetRows(data: Buffer, limits: SheetLimits): AsyncGe
     const shared = await open('xl/sharedStrings.xml');
     if (shared) {
       for await (const { text } of reader._parseSharedStrings(shared)) {
-        if (textLength(text) > limits.cellChars) throw new XlsxLimitError('cellChars');
-        strings.push(text);
+        const value = unescapeShared(text);
+        if (textLength(value) > limits.cellChars) throw new XlsxLimitError('cellChars');
+        strings.push(value);
       }
     }
     reader.sharedStrings = strings;

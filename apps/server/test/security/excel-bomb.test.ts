@@ -371,6 +371,27 @@ describe('Excel import bombs (as 运营)', () => {
     expect(at.body.data?.errors).toEqual([
       { row: 2, column: '工位名称', message: expect.stringContaining('50') },
     ]);
+    // Characters are counted once Excel's escapes are undone: 1 000 line breaks written as
+    // _x000D_ take 7 000 characters of XML but are 1 000 characters of the cell.
+    const escaped = await workbookParts(
+      worksheet(function* () {
+        yield sharedRow(2, [9, 10, 11, 12, 13, null, null, null, null]);
+      }),
+      sharedStrings(
+        '氪空间·国贸中心',
+        '16F',
+        'LEN-02',
+        function* () {
+          yield `<si><t>${'_x000D_'.repeat(1000)}${'长'.repeat(IMPORT_MAX_CELL_CHARS - 1000)}</t></si>`;
+        },
+        '固定工位',
+      ),
+    );
+    const lines = await upload(zip([...escaped.rest, escaped.sheet, escaped.strings]));
+    expect(lines.status).toBe(400);
+    expect(lines.body.data?.errors).toEqual([
+      { row: 2, column: '工位名称', message: expect.stringContaining('50') },
+    ]);
   });
 
   test('a bad value is quoted in at most 50 characters and an ellipsis', async () => {
