@@ -3,6 +3,7 @@
  * the answer. A file is taken whole or not at all; a refused one answers every bad row.
  */
 import { z } from 'zod';
+import { quoted } from './messages.ts';
 import type { ResourceDef } from './resource.ts';
 
 export const importPaths = (def: Pick<ResourceDef, 'base'>) => ({
@@ -14,6 +15,13 @@ export const importPaths = (def: Pick<ResourceDef, 'base'>) => ({
 
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 5000;
+/**
+ * What an upload may unpack to, counted while inflating (never from the sizes the ZIP declares): a
+ * real 5 000-row template is a few MB of XML; a few hundred KB can otherwise inflate to gigabytes.
+ */
+export const IMPORT_MAX_UNPACKED_BYTES = 32 * 1024 * 1024;
+/** Characters in one cell: what the longest field (a textarea) holds; a longer cell refuses the file. */
+export const IMPORT_MAX_CELL_CHARS = 2000;
 /** The name of the template's sheet listing the allowed values. */
 export const IMPORT_HELP_SHEET = '说明';
 /** Separator of list cells (several references or tags in one cell). */
@@ -34,6 +42,8 @@ export const importMessages = {
   notXlsx: '文件：只能导入 .xlsx 格式的 Excel 文件，请用模板填写后另存为 .xlsx 再导入',
   tooLarge: `文件：不能超过 ${IMPORT_MAX_BYTES / 1024 / 1024} MB，请拆分后分批导入`,
   tooManyRows: `文件：一次最多导入 ${IMPORT_MAX_ROWS} 行，请拆分后分批导入`,
+  tooLargeUnpacked: `文件：解压后的内容超过 ${IMPORT_MAX_UNPACKED_BYTES / 1024 / 1024} MB，请删除多余的工作表、图片和格式，或拆分后分批导入`,
+  cellTooLong: `文件：有单元格的内容超过 ${IMPORT_MAX_CELL_CHARS} 个字符，请检查是否误粘贴了大段内容，改短后重新导入`,
   empty: '文件：没有可导入的数据行，请在模板的第 2 行起填写数据',
   unreadable: '文件：无法读取该 Excel 文件，请用下载的模板重新填写后导入',
   missingColumn: (label: string) => `文件：缺少“${label}”列，请使用下载的模板，不要删改表头`,
@@ -42,8 +52,8 @@ export const importMessages = {
   duplicateInFile: (label: string, row: number) => `${label}与第 ${row} 行重复`,
   duplicateInDb: (label: string) => `${label}已存在，请换一个`,
   unknownOption: (label: string, allowed: string[]) => `${label}只能是 ${allowed.join('、')}`,
-  unknownReference: (label: string, name: string) => `找不到名为“${name}”的${label}，请检查名称`,
-  ambiguousReference: (label: string, name: string) => `名为“${name}”的${label}不止一个，请先改名区分`,
+  unknownReference: (label: string, name: string) => `找不到名为${quoted(name)}的${label}，请检查名称`,
+  ambiguousReference: (label: string, name: string) => `名为${quoted(name)}的${label}不止一个，请先改名区分`,
   notNumber: (label: string) => `${label}须是数字`,
   notBoolean: (label: string) => `${label}只能填 是 或 否`,
 } as const;

@@ -69,6 +69,20 @@ export const messages = {
 /** `{field}` is not valid: names the field in a 400's msg. */
 export const fieldInvalid = (label: string, why: string) => `${label}：${why}`;
 
+/** How many characters of a value a message quotes at most. */
+export const QUOTED_MAX_CHARS = 50;
+
+/**
+ * A value the user typed, as a message quotes it: in “”, cut to QUOTED_MAX_CHARS characters with an
+ * ellipsis, so a pasted essay cannot make the answer (or an import's error report) huge.
+ */
+export function quoted(value: unknown): string {
+  const text = String(value);
+  // Counted in characters, not UTF-16 units, so an emoji is never cut in half.
+  const chars = Array.from(text.slice(0, QUOTED_MAX_CHARS * 2 + 2));
+  return chars.length > QUOTED_MAX_CHARS ? `“${chars.slice(0, QUOTED_MAX_CHARS).join('')}…”` : `“${text}”`;
+}
+
 /**
  * Chinese labels of request fields, used to name the field in a 400's msg
  * (`fieldInvalid(fieldLabels.newPassword, …)`). Add a resource's fields here as it is built.

@@ -10,7 +10,7 @@
 import { arrayContains, asc, eq, inArray } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
-import { fieldInvalid } from '@cowork/contract';
+import { fieldInvalid, quoted } from '@cowork/contract';
 import type { Executor } from '../db/client.ts';
 import { buildings } from '../db/schema.ts';
 import { badRequest } from './http.ts';
@@ -92,7 +92,7 @@ export async function checkBuildingFloor(
   const list = floors.join('、');
   if (!place.floor) throw badRequest(fieldInvalid(labels.floor, `请选择所在楼层，该楼宇的楼层有 ${list}`));
   if (!floors.includes(place.floor)) {
-    throw badRequest(fieldInvalid(labels.floor, `该楼宇没有“${place.floor}”，请从 ${list} 中选择`));
+    throw badRequest(fieldInvalid(labels.floor, `该楼宇没有${quoted(place.floor)}，请从 ${list} 中选择`));
   }
 }
 

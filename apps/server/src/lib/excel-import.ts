@@ -24,7 +24,9 @@ import {
   IMPORT_HELP_SHEET,
   IMPORT_LIST_SEPARATOR,
   IMPORT_MAX_BYTES,
+  IMPORT_MAX_CELL_CHARS,
   IMPORT_MAX_ROWS,
+  IMPORT_MAX_UNPACKED_BYTES,
   importMessages,
   importPaths,
   importRejection,
@@ -39,6 +41,7 @@ import type { Executor } from '../db/client.ts';
 import { auditMany } from './audit.ts';
 import type { CrudOptions } from './crud.ts';
 import { AppError, badRequest, envelope, errorEnvelope, ok } from './http.ts';
+import { readSheetRows, XlsxLimitError, XlsxNoSheetError } from './read-sheet-rows.ts';
 
 type Values = Record<string, unknown>;
 type Row = Values & { id: number };
@@ -266,7 +269,7 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
     help.addRow({});
     help.addRow({
       header: '注意',
-      note: `从第 2 行起每行一条数据，一次最多 ${IMPORT_MAX_ROWS} 行；请勿修改表头。有任何一行出错时不会导入任何数据。`,
+      note: `从第 2 行起每行一条数据，一次最多 ${IMPORT_MAX_ROWS} 行，每个单元格不超过 ${IMPORT_MAX_CELL_CHARS} 个字符；请勿修改表头。有任何一行出错时不会导入任何数据。`,
     });
     return Buffer.from(await workbook.xlsx.writeBuffer());
   }
@@ -291,16 +294,54 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
     return data;
   }
 
-  /** Header → column number; 400 naming the first template column the sheet lacks. */
-  function headerMap(sheet: ExcelJS.Worksheet): Map<string, number> {
+  /** Header → column number; 400 naming the first template column the header row (if any) lacks. */
+  function headerMap(header: ExcelJS.Row | undefined): Map<string, number> {
     const found = new Map<string, number>();
-    sheet.getRow(1).eachCell((cell, col) => {
+    header?.eachCell((cell, col) => {
       const text = cellValue(cell.value);
       if (typeof text === 'string') found.set(text, col);
     });
     for (const c of columns)
       if (!found.has(c.header)) throw badRequest(importMessages.missingColumn(c.header));
     return found;
+  }
+
+  /**
+   * The data rows of the file's first sheet, each as its template columns' cells, read as a stream
+   * and stopped at the first limit passed: the unpacked size, a cell's length or the row count.
+   * Rows without a value in any template column (formatting only) are left out, but counted.
+   */
+  async function readRows(data: Buffer): Promise<{ row: number; raw: ReturnType<typeof cellValue>[] }[]> {
+    const rows: { row: number; raw: ReturnType<typeof cellValue>[] }[] = [];
+    let headers: Map<string, number> | undefined;
+    let count = 0;
+    try {
+      for await (const row of readSheetRows(data, {
+        unpackedBytes: IMPORT_MAX_UNPACKED_BYTES,
+        cellChars: IMPORT_MAX_CELL_CHARS,
+      })) {
+        if (!headers) {
+          // The header is row 1: a sheet whose first row comes later has none.
+          headers = headerMap(row.number === 1 ? row : undefined);
+          if (row.number === 1) continue;
+        }
+        if (!row.hasValues) continue;
+        if (++count > IMPORT_MAX_ROWS) throw badRequest(importMessages.tooManyRows);
+        const raw = columns.map((c) => cellValue(row.getCell(headers!.get(c.header)!).value));
+        if (raw.some((value) => value !== undefined)) rows.push({ row: row.number, raw });
+      }
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (error instanceof XlsxLimitError)
+        throw badRequest(
+          error.limit === 'unpackedBytes' ? importMessages.tooLargeUnpacked : importMessages.cellTooLong,
+        );
+      if (error instanceof XlsxNoSheetError) throw badRequest(importMessages.unreadable);
+      throw badRequest(importMessages.notXlsx);
+    }
+    // An empty sheet has no header either.
+    if (!headers) headerMap(undefined);
+    return rows;
   }
 
   /**
@@ -358,16 +399,7 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
   }
 
   async function importFile(request: FastifyRequest, data: Buffer): Promise<number> {
-    const workbook = new ExcelJS.Workbook();
-    try {
-      await workbook.xlsx.load(data as unknown as ArrayBuffer);
-    } catch {
-      throw badRequest(importMessages.notXlsx);
-    }
-    const sheet = workbook.worksheets[0];
-    if (!sheet) throw badRequest(importMessages.unreadable);
-    const headers = headerMap(sheet);
-    if (sheet.actualRowCount - 1 > IMPORT_MAX_ROWS) throw badRequest(importMessages.tooManyRows);
+    const rows = await readRows(data);
 
     const refs = await lookups(request);
     const lookupOf = (key: string): Lookup | undefined => {
@@ -383,29 +415,22 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
     const errors: ImportRowError[] = [];
     // Rows whose cells could not be read are reported already and only counted below.
     const parsed: { row: number; cells: Values | null }[] = [];
-    sheet.eachRow((row, number) => {
-      if (number === 1) return;
+    for (const { row: number, raw } of rows) {
       const cells: Values = {};
       const rowErrors: ImportRowError[] = [];
-      let filled = false;
-      for (const c of columns) {
-        const raw = cellValue(row.getCell(headers.get(c.header)!).value);
-        if (raw !== undefined) filled = true;
+      for (const [i, c] of columns.entries()) {
         try {
-          const value = toFieldValue(c, raw, lookupsByKey.get(c.key));
+          const value = toFieldValue(c, raw[i], lookupsByKey.get(c.key));
           if (value !== undefined) cells[c.key] = value;
         } catch (error) {
           if (!(error instanceof CellError)) throw error;
           rowErrors.push({ row: number, column: c.header, message: error.message });
         }
       }
-      // A row left blank (formatting only) is no data.
-      if (!filled) return;
       errors.push(...rowErrors);
       parsed.push({ row: number, cells: rowErrors.length === 0 ? cells : null });
-    });
+    }
     if (parsed.length === 0) throw badRequest(importMessages.empty);
-    if (parsed.length > IMPORT_MAX_ROWS) throw badRequest(importMessages.tooManyRows);
 
     return request.server.db.transaction(async (tx) => {
       const ready: { row: number; values: Values }[] = [];
@@ -490,7 +515,8 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
           tags,
           summary: `从 Excel 导入${resource.label}（multipart 字段 file，.xlsx）`,
           description:
-            `At most ${IMPORT_MAX_BYTES / 1024 / 1024} MB and ${IMPORT_MAX_ROWS} rows. All rows or none: a refused ` +
+            `At most ${IMPORT_MAX_BYTES / 1024 / 1024} MB (${IMPORT_MAX_UNPACKED_BYTES / 1024 / 1024} MB unpacked), ` +
+            `${IMPORT_MAX_ROWS} rows and ${IMPORT_MAX_CELL_CHARS} characters a cell. All rows or none: a refused ` +
             'file answers 400 with every bad row (row number as in Excel, column, message) in data.errors.',
           consumes: ['multipart/form-data'],
           response: { 200: envelope(importResult), 400: z.union([envelope(importRejection), errorEnvelope]) },
