@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import type { ServerOptions } from 'node:http';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -84,11 +85,27 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   };
 }
 
+/**
+ * With Fastify's `requestTimeout`, a request whose headers and body have not all arrived within
+ * `ms` is answered 408 and its connection closed, so a client trickling a body (slowloris) cannot
+ * hold a socket open; only the upload is bounded, not a slow handler (a large export). Node checks
+ * the deadline on an interval (30 s by default), shortened here so the cut comes near the deadline;
+ * the headers' own deadline may not exceed the whole request's.
+ */
+function slowRequestChecks(ms: number): ServerOptions {
+  return {
+    headersTimeout: Math.min(60_000, ms),
+    connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(ms / 4))),
+  };
+}
+
 export async function buildApp({ config, db, logger }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? loggerOptions(config),
     trustProxy: config.trustProxy,
     frameworkErrors,
+    requestTimeout: config.requestTimeoutMs,
+    http: slowRequestChecks(config.requestTimeoutMs),
   }).withTypeProvider<ZodTypeProvider>();
 
   // Clients often send `Content-Type: application/json` on a body-less DELETE or POST; that is no body,

@@ -28,6 +28,13 @@ const positiveSeconds = (fallback: number) =>
     .positive('must be greater than 0')
     .default(fallback);
 
+const positiveMillis = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .positive('must be greater than 0')
+    .default(fallback);
+
 const envSchema = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
@@ -43,6 +50,10 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /** Opening a PostgreSQL connection, or waiting for a free one in the pool, gives up after this. */
+  DATABASE_CONNECT_TIMEOUT_MS: positiveMillis(1500),
+  /** One PostgreSQL statement gives up after this (the server cancels it; a dead link is dropped). */
+  DATABASE_QUERY_TIMEOUT_MS: positiveMillis(1500),
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
   MQTT_URL: z.url({ error: 'must be a URL such as mqtt://host:1883' }).optional(),
   ADMIN_PASSWORD: z
@@ -62,6 +73,8 @@ const envSchema = z.object({
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .default('info'),
+  /** A request whose headers and body have not all arrived after this is cut (slow-body clients). */
+  REQUEST_TIMEOUT_MS: positiveMillis(60_000),
   /** Set when a reverse proxy sits in front, so client addresses come from X-Forwarded-For. */
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
@@ -74,6 +87,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  databaseConnectTimeoutMs: number;
+  databaseQueryTimeoutMs: number;
   dataDir: string;
   mqttUrl: string | undefined;
   adminPassword: string | undefined;
@@ -83,6 +98,7 @@ export interface Config {
   adminClientSecret: string;
   webDist: string;
   logLevel: string;
+  requestTimeoutMs: number;
   trustProxy: boolean;
   /** Requests per minute and address on the token endpoint (a second line behind login throttling). */
   tokenRateLimitPerMinute: number;
@@ -107,6 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
     dataDir: path.resolve(baseDir(), e.DATA_DIR),
     mqttUrl: e.MQTT_URL,
     adminPassword: e.ADMIN_PASSWORD,
@@ -116,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminClientSecret: e.ADMIN_CLIENT_SECRET,
     webDist: e.WEB_DIST ? path.resolve(baseDir(), e.WEB_DIST) : path.resolve(serverDir, '../web/dist'),
     logLevel: e.LOG_LEVEL,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     tokenRateLimitPerMinute: 60,
   };

@@ -58,6 +58,10 @@ export const messages = {
   timeInvalid: '时间格式不正确，请使用 YYYY-MM-DD 或 ISO 8601 格式',
   /** the server cannot serve requests right now (database unreachable) */
   serviceUnavailable: '服务暂时不可用，请稍后再试',
+  /** the database cannot be reached (an outage): answered 503 */
+  databaseUnavailable: '数据库暂时无法连接，请稍后重试',
+  /** the database cancelled a statement that ran too long: answered 503 */
+  databaseTimeout: '数据库响应超时，请稍后重试',
 } as const;
 
 /** `{field}` is not valid: names the field in a 400's msg. */
