@@ -21,6 +21,7 @@ import type { Database } from './db/client.ts';
 import { AppError } from './lib/http.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
+import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerSwagger } from './plugins/swagger.ts';
 import { registerWeb } from './plugins/web.ts';
 
@@ -125,6 +126,7 @@ export async function buildApp({ config, db, logger }: BuildOptions) {
 
   registerErrorHandling(app);
   registerAuth(app);
+  registerIdempotency(app);
 
   await app.register(formbody);
   await app.register(rateLimit, {
