@@ -11,7 +11,7 @@ import { csrCapitalWebsite } from '@cowork/contract/resources/csr-capital-websit
 import { source } from '@cowork/contract/resources/source';
 import { buildApp, type App } from '../../src/app.ts';
 import { csrCapitalWebsites, csrSources, idempotencyKeys } from '../../src/db/schema.ts';
-import { buildTestApp, demo, type TestApp } from '../helper.ts';
+import { buildTestApp, demo, userIdOf, type TestApp } from '../helper.ts';
 
 let t: TestApp;
 /** A second instance on the same database, as behind a load balancer. */
@@ -145,6 +145,27 @@ describe('the key itself', () => {
     }
     const [row] = await t.db.select({ n: count() }).from(csrSources).where(eq(csrSources.code, 'bad_key'));
     expect(row.n).toBe(0);
+  });
+
+  test('a claim in flight with another body is refused at once; an abandoned one is taken over', async () => {
+    const userId = await userIdOf(t.db, demo.admin[0]);
+    const [running, abandoned] = [randomUUID(), randomUUID()];
+    await t.db.insert(idempotencyKeys).values([
+      { userId, key: running, fingerprint: 'another request, still running' },
+      // Claimed three minutes ago by a process that died before answering.
+      {
+        userId,
+        key: abandoned,
+        fingerprint: 'a crashed request',
+        createdAt: sql`now() - interval '3 minutes'`,
+      },
+    ]);
+    const refused = await post(t.app, sourcePaths.save, running, { name: '运行中来源', code: 'in_flight' });
+    expect(refused.statusCode).toBe(422);
+    const taken = await post(t.app, sourcePaths.save, abandoned, { name: '接管来源', code: 'taken_over' });
+    expect(taken.statusCode).toBe(200);
+    const again = await post(t.app, sourcePaths.save, abandoned, { name: '接管来源', code: 'taken_over' });
+    expect(again.body).toBe(taken.body);
   });
 
   test('kept 24 hours: then the key is free again and old rows are removed', async () => {
