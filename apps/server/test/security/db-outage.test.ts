@@ -3,7 +3,8 @@
  * starts; "cutting" it stops forwarding and answering without closing any socket (a black hole, as
  * when a firewall or a failed-over address drops packets). Requests and /api/ready must answer 503
  * with the Chinese message instead of hanging, and the app must recover by itself once the link is
- * back. Only on PostgreSQL: PGlite runs inside the process, so there is no link to cut.
+ * back. Only on PostgreSQL: PGlite runs inside the process, so there is no link to cut; the mapping of
+ * each driver failure to the 503 is checked on both engines with a database that fails every query.
  */
 import net from 'node:net';
 import { sql } from 'drizzle-orm';
@@ -12,7 +13,7 @@ import { endpoints, messages } from '@cowork/contract';
 import { source } from '@cowork/contract/resources/source';
 import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createPool, postgresHandle, type DbHandle } from '../../src/db/client.ts';
+import { createPool, postgresHandle, type Database, type DbHandle } from '../../src/db/client.ts';
 import { seedDemo } from '../../src/seed/demo.ts';
 import { basicAuth, demo, engine, openTestDatabase, testConfig } from '../helper.ts';
 
@@ -54,6 +55,66 @@ async function startProxy(target: { host: string; port: number }) {
     },
   };
 }
+
+/** A database whose every query fails with `failure()`, as the driver fails during an outage. */
+function failingDatabase(failure: () => Error): Database {
+  const chain: object = new Proxy(() => undefined, {
+    get: (_target, prop) =>
+      prop === 'then' ? (_resolve: unknown, reject: (e: Error) => void) => reject(failure()) : chain,
+    apply: () => chain,
+  });
+  return chain as Database;
+}
+
+// Runs on both engines: how each driver failure is answered, without a real outage.
+describe('driver failures of an outage are a 503 in Chinese, not a 500', () => {
+  const cases: [string, Error, string][] = [
+    ['pool wait', new Error('timeout exceeded when trying to connect'), messages.databaseUnavailable],
+    ['dead link', new Error('Query read timeout'), messages.databaseUnavailable],
+    [
+      'refused',
+      Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+      messages.databaseUnavailable,
+    ],
+    [
+      'shutting down',
+      Object.assign(new Error('terminating connection'), { code: '57P01' }),
+      messages.databaseUnavailable,
+    ],
+    [
+      'statement timeout, wrapped by drizzle',
+      new Error('Failed query', {
+        cause: Object.assign(new Error('canceling statement'), { code: '57014' }),
+      }),
+      messages.databaseTimeout,
+    ],
+  ];
+  let failure = new Error('not set');
+  let app: App;
+  beforeAll(async () => {
+    app = await buildApp({ config: testConfig(), db: failingDatabase(() => failure), logger: false });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  test.each(cases)('%s', async (_name, error, msg) => {
+    failure = error;
+    for (const res of [
+      await app.inject({ url: endpoints.ready }),
+      await app.inject({ url: `${source.base}/page`, headers: { authorization: 'Bearer some-token' } }),
+    ]) {
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ code: 503, msg, data: null });
+    }
+  });
+
+  test('a bug is still a 500', async () => {
+    failure = new Error('boom');
+    const res = await app.inject({ url: `${source.base}/page`, headers: { authorization: 'Bearer x' } });
+    expect(res.statusCode).toBe(500);
+  });
+});
 
 describe.skipIf(engine !== 'postgres')('a silently dropped database link', () => {
   let base: DbHandle;
