@@ -78,7 +78,7 @@ export function postgresHandle(pool: pg.Pool): DbHandle {
 export interface PoolTimeouts {
   /** Opening a connection, or waiting for a free one, gives up after this many milliseconds. */
   connectTimeoutMs: number;
-  /** PostgreSQL cancels a statement running longer than this many milliseconds. */
+  /** PostgreSQL cancels a statement running longer than this many milliseconds; 0: never (batch jobs). */
   queryTimeoutMs: number;
 }
 
@@ -99,8 +99,10 @@ export function createPool(connectionString: string, timeouts: PoolTimeouts, max
     connectionString,
     max,
     connectionTimeoutMillis: timeouts.connectTimeoutMs,
-    statement_timeout: timeouts.queryTimeoutMs,
-    query_timeout: timeouts.queryTimeoutMs + READ_TIMEOUT_MARGIN_MS,
+    ...(timeouts.queryTimeoutMs > 0 && {
+      statement_timeout: timeouts.queryTimeoutMs,
+      query_timeout: timeouts.queryTimeoutMs + READ_TIMEOUT_MARGIN_MS,
+    }),
     // Lets the operating system notice idle connections to a vanished server.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
