@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import type { ServerOptions } from 'node:http';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -21,6 +22,7 @@ import { AppError } from './lib/http.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
+import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerSwagger } from './plugins/swagger.ts';
 import { registerWeb } from './plugins/web.ts';
 
@@ -85,11 +87,27 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   };
 }
 
+/**
+ * With Fastify's `requestTimeout`, a request whose headers and body have not all arrived within
+ * `ms` is answered 408 and its connection closed, so a client trickling a body (slowloris) cannot
+ * hold a socket open; only the upload is bounded, not a slow handler (a large export). Node checks
+ * the deadline on an interval (30 s by default), shortened here so the cut comes near the deadline;
+ * the headers' own deadline may not exceed the whole request's.
+ */
+function slowRequestChecks(ms: number): ServerOptions {
+  return {
+    headersTimeout: Math.min(60_000, ms),
+    connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(ms / 4))),
+  };
+}
+
 export async function buildApp({ config, db, logger }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? loggerOptions(config),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     frameworkErrors,
+    requestTimeout: config.requestTimeoutMs,
+    http: slowRequestChecks(config.requestTimeoutMs),
   }).withTypeProvider<ZodTypeProvider>();
 
   // Clients often send `Content-Type: application/json` on a body-less DELETE or POST; that is no body,
@@ -109,6 +127,7 @@ export async function buildApp({ config, db, logger }: BuildOptions) {
 
   registerErrorHandling(app);
   registerAuth(app);
+  registerIdempotency(app);
 
   await app.register(formbody);
   await app.register(rateLimit, {

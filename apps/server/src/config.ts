@@ -29,6 +29,13 @@ const positiveSeconds = (fallback: number) =>
     .positive('must be greater than 0')
     .default(fallback);
 
+const positiveMillis = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .positive('must be greater than 0')
+    .default(fallback);
+
 const envSchema = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
@@ -44,6 +51,10 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /** Opening a PostgreSQL connection, or waiting for a free one in the pool, gives up after this. */
+  DATABASE_CONNECT_TIMEOUT_MS: positiveMillis(1500),
+  /** One PostgreSQL statement gives up after this (the server cancels it; a dead link is dropped). */
+  DATABASE_QUERY_TIMEOUT_MS: positiveMillis(1500),
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
   MQTT_URL: z.url({ error: 'must be a URL such as mqtt://host:1883' }).optional(),
   ADMIN_PASSWORD: z
@@ -63,6 +74,8 @@ const envSchema = z.object({
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .default('info'),
+  /** A request whose headers and body have not all arrived after this is cut (slow-body clients). */
+  REQUEST_TIMEOUT_MS: positiveMillis(60_000),
   /** Which proxies in front may set X-Forwarded-For: false, a number of hops, or their addresses. */
   TRUST_PROXY: z
     .string()
@@ -86,6 +99,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  databaseConnectTimeoutMs: number;
+  databaseQueryTimeoutMs: number;
   dataDir: string;
   mqttUrl: string | undefined;
   adminPassword: string | undefined;
@@ -95,6 +110,7 @@ export interface Config {
   adminClientSecret: string;
   webDist: string;
   logLevel: string;
+  requestTimeoutMs: number;
   /**
    * Fastify's trustProxy: false (use the connection's address), a number of proxy hops, or the
    * proxies' addresses/ranges. Never plain `true`, which would believe the client's left-most entry.
@@ -159,6 +175,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
     dataDir: path.resolve(baseDir(), e.DATA_DIR),
     mqttUrl: e.MQTT_URL,
     adminPassword: e.ADMIN_PASSWORD,
@@ -168,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminClientSecret: e.ADMIN_CLIENT_SECRET,
     webDist: e.WEB_DIST ? path.resolve(baseDir(), e.WEB_DIST) : path.resolve(serverDir, '../web/dist'),
     logLevel: e.LOG_LEVEL,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     tokenRateLimitPerMinute: 60,
   };

@@ -47,7 +47,7 @@ describe('probes', () => {
     try {
       const res = await app.inject({ url: endpoints.ready });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ code: 503, msg: messages.serviceUnavailable, data: null });
+      expect(res.json()).toEqual({ code: 503, msg: messages.databaseUnavailable, data: null });
     } finally {
       await app.close();
     }

@@ -23,6 +23,9 @@ describe('config', () => {
       adminClientId: 'admin',
       adminClientSecret: 'admin',
       trustProxy: false,
+      databaseConnectTimeoutMs: 1500,
+      databaseQueryTimeoutMs: 1500,
+      requestTimeoutMs: 60_000,
     });
     expect(path.isAbsolute(config.dataDir)).toBe(true);
     expect(config.dataDir.endsWith(`${path.sep}data`)).toBe(true);
@@ -50,6 +53,9 @@ describe('config', () => {
       [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
       [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
       [{ MQTT_URL: 'not a url' }, 'MQTT_URL'],
+      [{ DATABASE_CONNECT_TIMEOUT_MS: '0' }, 'DATABASE_CONNECT_TIMEOUT_MS'],
+      [{ DATABASE_QUERY_TIMEOUT_MS: 'soon' }, 'DATABASE_QUERY_TIMEOUT_MS'],
+      [{ REQUEST_TIMEOUT_MS: '-1' }, 'REQUEST_TIMEOUT_MS'],
     ];
     for (const [env, name] of cases) {
       expect(() => loadConfig(env)).toThrow(ConfigError);

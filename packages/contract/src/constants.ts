@@ -57,3 +57,10 @@ export const LOGIN_KNOWN_ADDRESS_DAYS = 90;
 export const REFRESH_REUSE_GRACE_SECONDS = 10;
 /** Permission code that grants everything (held by the 超级管理员 role). */
 export const ALL_PERMISSIONS = '*';
+/**
+ * Header a create (POST) may carry so a repeat of it (a double click, a retry) answers the first
+ * result without writing again, for 24 hours: a fresh random value per submission, e.g. a UUID.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+/** Its value: 8 to 128 letters, digits, `-`, `_`, `.` or `:`. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,128}$/;

@@ -64,6 +64,17 @@ export const messages = {
   timeInvalid: '时间格式不正确，请使用 YYYY-MM-DD 或 ISO 8601 格式',
   /** the server cannot serve requests right now (database unreachable) */
   serviceUnavailable: '服务暂时不可用，请稍后再试',
+  /** the database cannot be reached (an outage): answered 503 */
+  databaseUnavailable: '数据库暂时无法连接，请稍后重试',
+  /** the database cancelled a statement that ran too long: answered 503 */
+  databaseTimeout: '数据库响应超时，请稍后重试',
+  /** a malformed Idempotency-Key header */
+  idempotencyKeyInvalid:
+    '请求头 Idempotency-Key 格式不正确：须为 8 到 128 位字母、数字或 - _ . :，请刷新页面后重新提交',
+  /** the same Idempotency-Key came with a different request */
+  idempotencyKeyReused: '该 Idempotency-Key 已用于另一个不同的请求，请刷新页面后重新提交',
+  /** the first of two identical requests is still running after the wait */
+  requestInProgress: '相同的请求正在处理中，请稍后刷新页面查看结果',
 } as const;
 
 /** `{field}` is not valid: names the field in a 400's msg. */

@@ -55,22 +55,154 @@ export function postgresHandle(pool: pg.Pool): DbHandle {
     db,
     engine: 'postgres',
     async migrate() {
-      const client = await pool.connect();
+      // Migrations, and waiting for another instance's, may take long: their own connection
+      // without the statement timeouts that keep requests short.
+      const client = new pg.Client({
+        ...pool.options,
+        statement_timeout: undefined,
+        query_timeout: undefined,
+      });
+      await client.connect();
       try {
         await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
       } finally {
         await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-        client.release();
+        await client.end();
       }
     },
     close: () => pool.end(),
   };
 }
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<DbHandle> {
+export interface PoolTimeouts {
+  /** Opening a connection, or waiting for a free one, gives up after this many milliseconds. */
+  connectTimeoutMs: number;
+  /** PostgreSQL cancels a statement running longer than this many milliseconds; 0: never (batch jobs). */
+  queryTimeoutMs: number;
+}
+
+/**
+ * The client stops waiting for an answer this much after the server's statement_timeout: a slow
+ * statement ends with PostgreSQL's own cancel (the connection stays usable), so only a link that no
+ * longer answers at all (a silently dropped connection) reaches the client-side timeout.
+ */
+const READ_TIMEOUT_MARGIN_MS = 250;
+const READ_TIMEOUT_MESSAGE = 'Query read timeout';
+
+/**
+ * A node-postgres pool whose every wait is bounded, so a database outage fails requests within
+ * about two seconds (answered 503) instead of hanging them, and the pool recovers by itself.
+ */
+export function createPool(connectionString: string, timeouts: PoolTimeouts, max = 10): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    ...(timeouts.queryTimeoutMs > 0 && {
+      statement_timeout: timeouts.queryTimeoutMs,
+      query_timeout: timeouts.queryTimeoutMs + READ_TIMEOUT_MARGIN_MS,
+    }),
+    // Lets the operating system notice idle connections to a vanished server.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
+  pool.on('connect', endOnReadTimeout);
+  return pool;
+}
+
+/**
+ * node-postgres answers a query that outlives query_timeout with an error but keeps the connection,
+ * still waiting for the answer: on a dead link every later query on it (a transaction's rollback,
+ * the next request handed this client) would hang as well. Ending it makes the pool open a new one.
+ */
+function endOnReadTimeout(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const endIfTimedOut = (error: unknown) => {
+    if (error instanceof Error && error.message === READ_TIMEOUT_MESSAGE)
+      void client.end().catch(() => undefined);
+  };
+  client.query = ((...args: unknown[]) => {
+    const callback = args.at(-1);
+    if (typeof callback === 'function') {
+      args[args.length - 1] = (error: unknown, result: unknown) => {
+        endIfTimedOut(error);
+        (callback as (e: unknown, r: unknown) => void)(error, result);
+      };
+      return query(...args);
+    }
+    const result = query(...args);
+    if (result instanceof Promise) result.catch(endIfTimedOut);
+    return result;
+  }) as typeof client.query;
+}
+
+/** An error and the errors it wraps (drizzle wraps the driver's error in `cause`). */
+export function* errorChain(error: unknown): Generator<object> {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  )
+    yield e;
+}
+
+/** PostgreSQL's SQLSTATE of a failed query, looking through drizzle's wrapper. */
+export function sqlState(error: unknown): string | undefined {
+  for (const e of errorChain(error)) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** Socket errors of an unreachable server, and PostgreSQL's shutting down / too many connections. */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+/** node-postgres and its pool raise these without a code. */
+const UNREACHABLE_MESSAGES =
+  /^(Query read timeout|timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|Client was closed and is not queryable)/;
+
+/**
+ * Whether a failure is a database outage rather than a bug: `unreachable` when the database cannot
+ * be reached or stopped answering, `timeout` when PostgreSQL cancelled a statement at
+ * statement_timeout; undefined for anything else.
+ */
+export function databaseOutage(error: unknown): 'unreachable' | 'timeout' | undefined {
+  for (const e of errorChain(error)) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '57014') return 'timeout';
+    if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)))
+      return 'unreachable';
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)) return 'unreachable';
+  }
+  return undefined;
+}
+
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  databaseConnectTimeoutMs: number;
+  databaseQueryTimeoutMs: number;
+}): Promise<DbHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = createPool(options.databaseUrl, {
+      connectTimeoutMs: options.databaseConnectTimeoutMs,
+      queryTimeoutMs: options.databaseQueryTimeoutMs,
+    });
     return postgresHandle(pool);
   }
   const dir = path.join(options.dataDir, 'pglite');

@@ -930,3 +930,29 @@ export const csrCapitalRecords = pgTable(
     ),
   ],
 );
+
+/**
+ * Answers of POSTs sent with an Idempotency-Key (plugins/idempotency.ts): a repeat of the request (a
+ * double click, a retry after a lost answer) gets the first answer instead of writing again. The row
+ * is written before the handler runs, so it is also the lock between instances; kept 24 hours.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => ssoUsers.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** sha256 of method, address and body: the same key on another request is refused. */
+    fingerprint: text('fingerprint').notNull(),
+    /** Null while the first request runs. */
+    statusCode: integer('status_code'),
+    /** The first answer's body (JSON text). */
+    response: text('response'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    index('idempotency_keys_created_at_idx').on(t.createdAt),
+  ],
+);

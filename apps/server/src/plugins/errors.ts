@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { fieldInvalid, fieldLabels, messages } from '@cowork/contract';
+import { databaseOutage, sqlState } from '../db/client.ts';
 import { AppError, failure } from '../lib/http.ts';
 
 declare module 'fastify' {
@@ -58,21 +59,14 @@ function frameworkMessage(statusCode: number): string {
   }
 }
 
-/** PostgreSQL's SQLSTATE of a failed query, looking through drizzle's wrapper. */
-function sqlState(error: unknown): string | undefined {
-  for (
-    let e = error, depth = 0;
-    e && typeof e === 'object' && depth < 3;
-    e = (e as { cause?: unknown }).cause, depth++
-  ) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
-}
-
 /** A unique or foreign-key violation is a conflict with data someone else wrote, not a bug. */
 const CONFLICT_STATES = new Set(['23505', '23503']);
+
+/** What the caller reads when the database is down or too slow: it is not their fault, retry later. */
+export const outageMessages = {
+  unreachable: messages.databaseUnavailable,
+  timeout: messages.databaseTimeout,
+} as const;
 
 export const isApiPath = (url: string) =>
   url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
@@ -108,6 +102,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       request.log.info({ err: error }, 'request refused');
       return reply.code(status).send(failure(status, frameworkMessage(status)));
+    }
+    const outage = databaseOutage(error);
+    if (outage) {
+      request.log.error({ err: error }, 'database unavailable');
+      return reply.code(503).send(failure(503, outageMessages[outage]));
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send(failure(500, messages.serverError));

@@ -54,7 +54,8 @@ async function main() {
     );
   }
   const started = performance.now();
-  const handle = await openDatabase(config);
+  // A batch job: writing and analysing many orders may take longer than a request's statement.
+  const handle = await openDatabase({ ...config, databaseQueryTimeoutMs: 0 });
   try {
     console.log(
       `Database: ${handle.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
