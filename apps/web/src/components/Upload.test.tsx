@@ -195,7 +195,8 @@ describe('Upload', () => {
     // Single: the trigger is gone while a file is held.
     expect(screen.queryByText('上传')).toBeNull();
 
-    fireEvent.click(screen.getByRole('button', { name: '删除文件' }));
+    // The item leaves its uploading state a render after onChange: wait for its delete button.
+    fireEvent.click(await screen.findByRole('button', { name: '删除文件' }));
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(undefined));
     const [call] = removals(adapter);
     expect(call.method).toBe('delete');
