@@ -163,6 +163,14 @@ describe(`demo orders (${engine})`, () => {
     await checkConsistency();
   });
 
+  test('both desk kinds have paid orders to 核销 or refund, whatever the day', async () => {
+    for (const kind of ['office-seat', 'hall-seat'])
+      expect(
+        await one(`select count(*) from orders where kind = '${kind}' and status = 'paid'`),
+        `paid ${kind} orders`,
+      ).toBeGreaterThanOrEqual(2);
+  });
+
   test('revenue shares show for the demo orders paid inside the merchants’ rules', async () => {
     const admin = await t.auth(...demo.admin);
     const res = await callApi<MerchantShareTotal>(t, admin, 'GET', merchantShareOrderPaths.total);

@@ -621,7 +621,10 @@ export async function addDemoOrders(
   while (fallback && plan.length < rest) plan.push(fallback);
 
   for (const kind of plan) {
-    const createdAt = historyTime();
+    // A fifth of desk orders are from the last week, so their periods lie ahead and some stay
+    // paid (a year-long spread alone leaves days with no paid 大厅工位 order at all).
+    const recentDesk = (kind === 'office-seat' || kind === 'hall-seat') && chance(0.2);
+    const createdAt = recentDesk ? now - int(1, 7 * 24 * 60) * MINUTE : historyTime();
     const buyer = pick(c.buyers);
     const who = { memberId: buyer.id, memberPhone: buyer.phone };
     if (kind === 'user-card') {
