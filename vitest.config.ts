@@ -20,6 +20,7 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contract', include: ['packages/contract/test/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'repo', include: ['scripts/**/*.test.ts'], environment: 'node' } },
       serverProject('pglite'),
       ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres')] : []),
       {
