@@ -140,6 +140,11 @@ test.describe('发票管理: 经营发票 and 机场贵宾厅发票', () => {
     await expect(voiding).toBeHidden();
     await expect(page.getByText('发票已作废，所含订单可以退款或重新申请开票')).toBeVisible();
     await expect(detail).toContainText('会员退款，已开红字发票（端到端测试）');
+    // 已作废 is its own status, not 已驳回, in the detail and the list.
+    await expect(detail).toContainText('已作废');
+    await expect(detail.getByText('作废原因', { exact: true })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(row).toContainText('已作废');
     const freed = await request.get(`${invoicePaths(invoice).checkOrder}?orderNo=${order.orderNo}`, {
       headers,
     });

@@ -97,6 +97,17 @@ describe('invoices (invoice, tripartite-invoice)', () => {
     return row;
   }
 
+  /** The ids a list search answers (first 100). */
+  const ids = async (query: Record<string, string>, paths = jy) => {
+    const res = await call<Page<InvoiceRecord>>(
+      admin,
+      'GET',
+      `${paths.page}?${new URLSearchParams({ size: '100', ...query })}`,
+    );
+    expect(res.status, res.raw).toBe(200);
+    return res.body.data.records.map((r) => r.id);
+  };
+
   const request = (orderList: Order[], extra: Partial<InvoiceSaveValues> = {}): InvoiceSaveValues => ({
     orderNos: orderList.map((o) => o.orderNo),
     titleType: 'personal',
@@ -146,10 +157,10 @@ describe('invoices (invoice, tripartite-invoice)', () => {
     if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
   });
 
-  test('the demo holds requests of both kinds in every status, and only pending or issued ones hold their orders', async () => {
+  test('the demo holds requests of both kinds in every status (作废 too), and only pending or issued ones hold their orders', async () => {
     const rows = await t.db.select().from(invoices);
     for (const kind of ['invoice', 'tripartite'] as const) {
-      for (const status of ['pending', 'issued', 'rejected'] as const) {
+      for (const status of ['pending', 'issued', 'rejected', 'voided'] as const) {
         expect(
           rows.some((r) => r.kind === kind && r.status === status),
           `${kind} ${status}`,
@@ -163,12 +174,13 @@ describe('invoices (invoice, tripartite-invoice)', () => {
       expect(row.amountFen).toBeLessThanOrEqual(covered.reduce((sum, o) => sum + o.paidFen, 0));
       for (const order of covered) {
         expect(order.invoiceId, `${row.status} ${order.orderNo}`).toBe(
-          row.status === 'rejected' ? null : row.id,
+          row.status === 'rejected' || row.status === 'voided' ? null : row.id,
         );
         expect(['paid', 'used']).toContain(order.status);
         expect(order.kind === 'airport').toBe(row.kind === 'tripartite');
       }
-      if (row.status === 'issued') expect(row.invoiceNo && row.fileUrl && row.issuedAt).toBeTruthy();
+      if (row.status === 'issued' || row.status === 'voided')
+        expect(row.invoiceNo && row.fileUrl && row.issuedAt).toBeTruthy();
     }
   });
 
@@ -406,15 +418,6 @@ describe('invoices (invoice, tripartite-invoice)', () => {
       titleType: 'company',
       taxNo: '91310115MA1HXYZ23K',
     });
-    const ids = async (query: Record<string, string>, paths = jy) => {
-      const res = await call<Page<InvoiceRecord>>(
-        admin,
-        'GET',
-        `${paths.page}?${new URLSearchParams({ size: '100', ...query })}`,
-      );
-      expect(res.status, res.raw).toBe(200);
-      return res.body.data.records.map((r) => r.id);
-    };
     expect(await ids({ orderNo: mine.orderNo })).toEqual([held.id]);
     expect(await ids({ title: '筛选测试' })).toEqual([held.id]);
     expect(await ids({ memberPhone: other.phone, status: 'pending' })).toContain(held.id);
@@ -486,7 +489,7 @@ describe('invoices (invoice, tripartite-invoice)', () => {
     });
     expect(voided.status, voided.raw).toBe(200);
     expect(voided.body.data).toMatchObject({
-      status: 'rejected',
+      status: 'voided',
       invoiceNo: '77777777',
       rejectReason: '已开红字发票',
     });
@@ -494,7 +497,10 @@ describe('invoices (invoice, tripartite-invoice)', () => {
       .select()
       .from(auditLogs)
       .where(and(eq(auditLogs.action, 'void'), eq(auditLogs.resourceId, String(issued.id))));
-    expect(voidEntry).toMatchObject({ before: { status: 'issued' }, after: { status: 'rejected' } });
+    expect(voidEntry).toMatchObject({ before: { status: 'issued' }, after: { status: 'voided' } });
+    // 已作废 is its own status in the list filter, apart from 已驳回.
+    expect(await ids({ status: 'voided' })).toContain(issued.id);
+    expect(await ids({ status: 'rejected' })).not.toContain(issued.id);
     const refunded = await call(admin, 'PUT', refund, { id: issuedOrder.id, reason: '会员申请退款' });
     expect(refunded.status, refunded.raw).toBe(200);
     // A voided invoice is not voided twice.

@@ -799,7 +799,7 @@ export const orderEvents = pgTable(
 );
 
 export const invoiceKindValues = ['invoice', 'tripartite'] as const;
-export const invoiceStatusValues = ['pending', 'issued', 'rejected'] as const;
+export const invoiceStatusValues = ['pending', 'issued', 'rejected', 'voided'] as const;
 export const invoiceTitleTypeValues = ['personal', 'company'] as const;
 export const invoiceTypeValues = ['normal', 'special'] as const;
 

@@ -14,6 +14,7 @@ export const invoiceStatusOptions = [
   { value: 'pending', label: '待开票' },
   { value: 'issued', label: '已开票' },
   { value: 'rejected', label: '已驳回' },
+  { value: 'voided', label: '已作废' },
 ] as const;
 export type InvoiceStatus = (typeof invoiceStatusOptions)[number]['value'];
 
@@ -46,13 +47,16 @@ export const illegalInvoiceMoveMessage = (from: string, to: string) =>
   `发票申请当前为「${invoiceStatusLabel(from)}」，不能改为「${invoiceStatusLabel(to)}」；只有待开票的申请可以开票，待开票的可以驳回、已开票的可以作废`;
 
 /**
- * The statuses each move leaves. Rejecting an issued invoice is its 作废 (after the red-letter
- * invoice is issued in the tax system): the orders are freed to be refunded or invoiced again.
+ * The statuses each move leaves. The reject call on an issued invoice is its 作废 (after the
+ * red-letter invoice is issued in the tax system): either way the orders are freed to be refunded
+ * or invoiced again.
  */
 export const invoiceMoveFrom = {
   issued: ['pending'],
-  rejected: ['pending', 'issued'],
+  rejected: ['pending'],
+  voided: ['issued'],
 } as const;
+export type InvoiceMove = keyof typeof invoiceMoveFrom;
 
 /** The 400 of an amount above what the orders paid, naming 开票金额 and the maximum in yuan. */
 export const invoiceAmountTooHighMessage = (maxFen: number) =>

@@ -1,7 +1,7 @@
 /**
  * Demo invoice requests: a few dozen 经营发票 over the demo's paid and used orders, and a few
  * 机场贵宾厅发票 over airport orders, in all three statuses. Consistent with the rule the API
- * keeps: a pending or issued request holds its orders (orders.invoice_id), a rejected one does not.
+ * keeps: a pending or issued request holds its orders (orders.invoice_id), a rejected or voided one does not.
  */
 import { and, asc, gt, inArray, isNull } from 'drizzle-orm';
 import { invoice, tripartiteInvoice, type InvoiceResource } from '@cowork/contract/resources/invoice';
@@ -56,7 +56,9 @@ async function seedKind(tx: Executor, resource: InvoiceResource, wanted: number,
         : undefined;
     const covered = partner ? [first, partner] : [first];
     covered.forEach((o) => used.add(o.id));
-    const status = (['pending', 'issued', 'rejected'] as const)[made % 3];
+    // Now and then an issued invoice was voided later (红字发票 issued, orders freed).
+    const status = made % 7 === 5 ? 'voided' : (['pending', 'issued', 'rejected'] as const)[made % 3];
+    const issued = status === 'issued' || status === 'voided';
     const company = made % 2 === 0 ? companies[made % companies.length] : undefined;
     const paidTotal = covered.reduce((sum, o) => sum + o.paidFen, 0);
     const createdAt = new Date(Math.min(now - MINUTE, (first.paidAt ?? first.createdAt).getTime() + DAY));
@@ -77,16 +79,21 @@ async function seedKind(tx: Executor, resource: InvoiceResource, wanted: number,
         amountFen: made % 5 === 3 ? Math.max(1, Math.floor(paidTotal / 2)) : paidTotal,
         email: `invoice${serial.next}@example.com`,
         status,
-        invoiceNo: status === 'issued' ? `2611200000${String(10_000_000 + serial.next)}` : null,
-        fileUrl: status === 'issued' ? SAMPLE_PDF : null,
-        issuedAt: status === 'issued' ? handledAt : null,
-        rejectReason: status === 'rejected' ? '发票抬头与税号不一致，请会员核对后重新申请' : null,
-        rejectedAt: status === 'rejected' ? handledAt : null,
+        invoiceNo: issued ? `2611200000${String(10_000_000 + serial.next)}` : null,
+        fileUrl: issued ? SAMPLE_PDF : null,
+        issuedAt: issued ? handledAt : null,
+        rejectReason:
+          status === 'rejected'
+            ? '发票抬头与税号不一致，请会员核对后重新申请'
+            : status === 'voided'
+              ? '会员退款，已开具红字发票'
+              : null,
+        rejectedAt: status === 'rejected' || status === 'voided' ? handledAt : null,
         createdAt,
         updatedAt: status === 'pending' ? createdAt : handledAt,
       })
       .returning({ id: invoices.id });
-    if (status !== 'rejected') {
+    if (status === 'pending' || status === 'issued') {
       await tx
         .update(orders)
         .set({ invoiceId: row.id })

@@ -30,6 +30,7 @@ import {
   invoiceOrder,
   invoicePaths,
   invoiceMoveFrom,
+  type InvoiceMove,
   invoiceRejectBody,
   invoiceSaveBody,
   notInvoiceableMessage,
@@ -206,10 +207,11 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
     request: FastifyRequest,
     tx: Executor,
     id: number,
-    to: 'issued' | 'rejected',
+    target: InvoiceMove | ((from: string) => InvoiceMove),
     set: Partial<typeof invoices.$inferInsert>,
   ) {
     const existing = await load(tx, id);
+    const to = typeof target === 'function' ? target(existing.status) : target;
     const [moved] = await tx
       .update(invoices)
       .set({ ...set, status: to, updatedAt: new Date(), updatedBy: request.user?.id ?? null })
@@ -261,7 +263,9 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
 
   async function reject(request: FastifyRequest, body: z.output<typeof invoiceRejectBody>) {
     return request.server.db.transaction(async (tx) => {
-      const { existing, moved } = await move(request, tx, body.id, 'rejected', {
+      // Rejecting an issued invoice voids it (作废); a pending request is rejected (驳回).
+      const to = (from: string) => (from === 'issued' ? 'voided' : 'rejected');
+      const { existing, moved } = await move(request, tx, body.id, to, {
         rejectReason: body.reason,
         rejectedAt: new Date(),
       });
@@ -274,7 +278,7 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
       await audit(
         request,
         {
-          action: existing.status === 'issued' ? 'void' : 'reject',
+          action: moved.status === 'voided' ? 'void' : 'reject',
           resource: resource.key,
           resourceId: moved.id,
           before: { status: existing.status },

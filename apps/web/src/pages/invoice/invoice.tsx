@@ -32,7 +32,12 @@ import { Upload } from '../../components/Upload.tsx';
 import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
 
-const statusColors: Record<string, string> = { pending: 'gold', issued: 'green', rejected: 'red' };
+const statusColors: Record<string, string> = {
+  pending: 'gold',
+  issued: 'green',
+  rejected: 'red',
+  voided: 'default',
+};
 
 function InvoiceStatusTag({ status }: { status: string }) {
   return <Tag color={statusColors[status]}>{invoiceStatusLabel(status)}</Tag>;
@@ -410,13 +415,12 @@ function DetailDrawer({
               </Descriptions.Item>
             </Descriptions>
           )}
-          {item.status === 'rejected' && (
-            // An invoice rejected after it was issued was voided (作废).
-            <Descriptions title={item.invoiceNo ? '作废' : '驳回'} column={2} bordered size="small">
-              <Descriptions.Item label={item.invoiceNo ? '作废原因' : '驳回原因'} span={2}>
+          {(item.status === 'rejected' || item.status === 'voided') && (
+            <Descriptions title={item.status === 'voided' ? '作废' : '驳回'} column={2} bordered size="small">
+              <Descriptions.Item label={item.status === 'voided' ? '作废原因' : '驳回原因'} span={2}>
                 {cell('rejectReason')}
               </Descriptions.Item>
-              <Descriptions.Item label={item.invoiceNo ? '作废时间' : '驳回时间'}>
+              <Descriptions.Item label={item.status === 'voided' ? '作废时间' : '驳回时间'}>
                 {cell('rejectedAt')}
               </Descriptions.Item>
             </Descriptions>
