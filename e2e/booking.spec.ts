@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { prefixes, resourcePaths, type Page as Paged } from '@cowork/contract';
+import { formatYuan, prefixes, resourcePaths, type Page as Paged } from '@cowork/contract';
 import { member } from '@cowork/contract/resources/member';
 import {
   officeStationOrder,
@@ -20,7 +20,6 @@ const dayIn = (n: number) => new Date(Date.now() + 8 * 3_600_000 + n * DAY).toIS
 const hhmm = (minutes: number) =>
   `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-const yuan = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
 
 /** A demo member, a published meeting room and a published meeting card sold in the room's building. */
 async function fixtures(request: APIRequestContext, headers: Record<string, string>) {
@@ -141,7 +140,7 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
     const cardDrawer = page.getByRole('dialog', { name: '会议卡订单详情' });
     // The whole face value is back on the card, and its booking list shows the refund.
     await expect(cardDrawer.locator('.ant-descriptions-row').filter({ hasText: '余额' })).toContainText(
-      yuan(face),
+      formatYuan(face),
     );
     const paidBookings = cardDrawer.getByRole('table', { name: '该卡支付的预订' });
     await expect(paidBookings.getByRole('row').filter({ hasText: booking.orderNo })).toContainText('已退款');
@@ -171,7 +170,7 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
     await choose(page, '预订开始时间', hhmm(start))(drawer);
     await choose(page, '预订结束时间', hhmm(end))(drawer);
     const price = Math.round((station.priceFen * (end - start)) / 60);
-    await expect(drawer.getByLabel('订单金额')).toContainText(yuan(price));
+    await expect(drawer.getByLabel('订单金额')).toContainText(formatYuan(price));
     await drawer.getByLabel('已线下收款').click();
     await drawer.getByRole('button', { name: /保\s*存/ }).click();
 
@@ -188,7 +187,7 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
     await expect(row).toContainText(buyer.phone);
     await expect(row).toContainText(`${day} ${hhmm(start)}`);
     await expect(row).toContainText('已支付');
-    await expect(row).toContainText(yuan(price));
+    await expect(row).toContainText(formatYuan(price));
 
     // The same slot again is refused, naming the order that holds it.
     await page.getByRole('button', { name: /新建订单/ }).click();
@@ -225,7 +224,7 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
     await drawer.getByLabel('会员手机号', { exact: true }).fill(buyer.phone);
     await choose(page, '产品', card.label)(drawer);
     await choose(page, '楼宇', where.label)(drawer);
-    await expect(drawer.getByLabel('订单金额')).toContainText(yuan(card.priceFen));
+    await expect(drawer.getByLabel('订单金额')).toContainText(formatYuan(card.priceFen));
     await drawer.getByRole('button', { name: /保\s*存/ }).click();
     const toast = page.locator('.ant-message').getByText(/^订单 UC\d+ 已创建$/);
     await expect(toast).toBeVisible();
@@ -237,5 +236,16 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
     const row = page.locator('tbody tr.ant-table-row').filter({ hasText: orderNo });
     await expect(row).toContainText('待支付');
     await expect(row).toContainText(where.label);
+
+    // Payment taken at the desk: 确认支付 in the detail, confirmed once (not 确认确认支付).
+    await row.getByRole('button', { name: '详情' }).click();
+    const detail = page.getByRole('dialog', { name: '会员卡订单详情' });
+    await detail.getByRole('button', { name: /^确认支付$/ }).click();
+    const paying = page.getByRole('dialog', { name: '确认支付' });
+    await expect(paying).toContainText('从「待支付」改为「已支付」');
+    await expect(paying.getByRole('button', { name: /确认确认/ })).toHaveCount(0);
+    await paying.getByRole('button', { name: '确认已收款' }).click();
+    await expect(paying).toBeHidden();
+    await expect(detail.getByLabel('状态记录')).toContainText('待支付 → 已支付');
   });
 });

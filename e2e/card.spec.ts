@@ -38,7 +38,7 @@ test.describe('产品管理: 会员卡 and 会议卡 as 超级管理员', () => 
   }) => {
     await page.goto('/product/member');
     const table = page.getByRole('table');
-    await expect(table.getByRole('row').filter({ hasText: '北京通用月卡' })).toContainText('¥1599.00');
+    await expect(table.getByRole('row').filter({ hasText: '北京通用月卡' })).toContainText('¥1,599.00');
 
     await page.getByRole('button', { name: '新建会员卡' }).click();
     const drawer = page.getByRole('dialog', { name: '新建会员卡' });
@@ -59,7 +59,7 @@ test.describe('产品管理: 会员卡 and 会议卡 as 超级管理员', () => 
     await leaveHeader(page);
 
     const row = table.getByRole('row').filter({ hasText: '测试双城月卡' });
-    await expect(row).toContainText('¥1288.50');
+    await expect(row).toContainText('¥1,288.50');
     await expect(row).toContainText('月卡');
     await expect(row).toContainText('氪空间·国贸中心、创客汇·科技园');
 

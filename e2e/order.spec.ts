@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import type { Page as Paged } from '@cowork/contract';
+import { formatYuan, type Page as Paged } from '@cowork/contract';
 import { orderPaths, teamCardOrder, userCardOrder, type OrderRecord } from '@cowork/contract/resources/order';
 import { invoice, invoicePaths } from '@cowork/contract/resources/invoice';
 import { bearerOf, demo, signIn } from './helpers';
@@ -49,7 +49,7 @@ test.describe('订单管理: 会员卡订单 and 会议卡订单', () => {
     const rows = table.locator('tbody tr.ant-table-row');
     for (const text of await rows.allInnerTexts()) expect(text).toContain(order.memberPhone);
     await expect(row).toContainText('已支付');
-    await expect(row).toContainText(`¥${(order.paidFen / 100).toFixed(2)}`);
+    await expect(row).toContainText(formatYuan(order.paidFen));
 
     await row.getByRole('button', { name: '详情' }).click();
     const drawer = page.getByRole('dialog', { name: '会员卡订单详情' });
@@ -95,7 +95,7 @@ test.describe('订单管理: 会员卡订单 and 会议卡订单', () => {
 
     const drawer = page.getByRole('dialog', { name: '会议卡订单详情' });
     await expect(drawer).toContainText(order.cardNo!);
-    await expect(drawer).toContainText(`¥${(order.balanceFen! / 100).toFixed(2)}`);
+    await expect(drawer).toContainText(formatYuan(order.balanceFen!));
     await drawer.getByRole('button', { name: /^核\s*销$/ }).click();
     const dialog = page.getByRole('dialog', { name: '核销' });
     await expect(dialog).toContainText('从「已支付」改为「已使用」');

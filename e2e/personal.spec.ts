@@ -4,7 +4,8 @@ import { demo, PNG, signIn } from './helpers';
 test('个人中心: edit one’s nickname and email; the header follows without a reload', async ({ page }) => {
   await signIn(page, demo.yunying);
   await page.getByTestId('user-dropdown').hover();
-  await page.getByTitle('个人中心').click();
+  // A labelled entry of the user menu (the name card above it links there too).
+  await page.getByRole('menuitem', { name: '个人中心' }).click();
   await expect(page).toHaveURL(/\/personal$/);
   await expect(page.getByText('运营', { exact: true })).toBeVisible();
 

@@ -45,6 +45,11 @@ test.describe('订单管理: 工位订单 and 机场贵宾厅订单', () => {
     await signIn(page, demo.yunying);
     await page.goto('/order/seat');
     await expect(page.getByRole('tab', { name: '办公室工位', selected: true })).toBeVisible();
+    // At 1440 px the status column shows without scrolling, left of the fixed 操作 column.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const statusHeader = await page.getByRole('columnheader', { name: '订单状态' }).boundingBox();
+    const actionsHeader = await page.getByRole('columnheader', { name: '操作' }).boundingBox();
+    expect(statusHeader!.x + statusHeader!.width).toBeLessThanOrEqual(actionsHeader!.x);
     const row = await findByPhone(page, officeSeatOrder, order);
     await expect(row).toContainText('已支付');
     await expect(page.getByRole('columnheader', { name: '开始时间' })).toBeVisible();

@@ -90,6 +90,7 @@ test.describe('layout and menu', () => {
     await signIn(page, demo.admin);
     await page.getByTestId('user-dropdown').hover();
     await expect(page.getByText('admin@cowork.example')).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: '个人中心' })).toBeVisible();
     await expect(page.getByText('修改密码')).toBeVisible();
     await expect(page.getByText('退出登录')).toBeVisible();
   });

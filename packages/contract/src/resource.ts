@@ -133,7 +133,9 @@ export function defineResource<const F extends Fields>(
 // ---- Field builders: the common kinds with their Chinese messages ----
 
 /** Fen as the console shows money: `50000` → `¥500.00`. */
-export const formatYuan = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
+const yuanFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** Fen as yuan the way staff read money: `¥2,127,590.00` (thousands separated, two decimals). */
+export const formatYuan = (fen: number) => `¥${yuanFormat.format(fen / 100)}`;
 
 const required = (label: string) => `请填写${label}`;
 const tooLong = (max: number) => `最多 ${max} 个字符，请删减后重试`;

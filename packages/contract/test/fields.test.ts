@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { field } from '../src/resource.ts';
+import { field, formatYuan } from '../src/resource.ts';
 
 const message = (
   schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } } },
@@ -33,5 +33,15 @@ describe('field builders', () => {
     const gallery = field.images('图集', { max: 2 }).schema;
     expect(gallery.parse(undefined)).toEqual([]);
     expect(message(gallery, ['a', 'b', 'c'])).toBe('图集最多 2 张');
+  });
+});
+
+describe('formatYuan', () => {
+  it('separates thousands and keeps two decimals, as the counts beside it do', () => {
+    expect(formatYuan(212_759_000)).toBe('¥2,127,590.00');
+    expect(formatYuan(159_900)).toBe('¥1,599.00');
+    expect(formatYuan(99_950)).toBe('¥999.50');
+    expect(formatYuan(5)).toBe('¥0.05');
+    expect(formatYuan(0)).toBe('¥0.00');
   });
 });

@@ -7,7 +7,7 @@ import {
   MenuUnfoldOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { endpoints } from '@cowork/contract';
 import { events } from '../lib/events.ts';
 import { api } from '../lib/request.ts';
@@ -31,6 +31,8 @@ export async function signOut(): Promise<void> {
 }
 
 const actions: MenuProps['items'] = [
+  // The profile is also reached by clicking the name card above; a labelled entry says it is there.
+  { key: 'personal', icon: <UserOutlined />, label: '个人中心' },
   { key: 'password', icon: <KeyOutlined />, label: '修改密码' },
   { key: 'logout', icon: <LogoutOutlined />, label: '退出登录' },
 ];
@@ -51,8 +53,10 @@ export function UserAvatar({ src, name, size }: { src?: string | null; name?: st
 export function Header() {
   const { menuOpen } = useShellState();
   const { user } = useUserInfo();
+  const navigate = useNavigate();
 
   const onAction: MenuProps['onClick'] = ({ key }) => {
+    if (key === 'personal') void navigate('/personal');
     if (key === 'password') openPasswordModal();
     if (key === 'logout') void signOut();
   };

@@ -42,13 +42,19 @@ export type OrderKind = (typeof orderKindOptions)[number]['value'];
 export const orderStatusLabel = (status: string) =>
   orderStatusOptions.find((o) => o.value === status)?.label ?? status;
 
-/** The explicit state actions, each moving an order to one status from the statuses listed. */
+/**
+ * The explicit state actions, each moving an order to one status from the statuses listed;
+ * `label` names the button and its dialog, `confirm` the dialog's OK button.
+ */
 export const orderActions = {
-  pay: { to: 'paid', from: ['pending'], label: '确认支付' },
-  use: { to: 'used', from: ['paid'], label: '核销' },
-  cancel: { to: 'cancelled', from: ['pending'], label: '取消订单' },
-  refund: { to: 'refunded', from: ['paid'], label: '退款' },
-} as const satisfies Record<string, { to: OrderStatus; from: readonly OrderStatus[]; label: string }>;
+  pay: { to: 'paid', from: ['pending'], label: '确认支付', confirm: '确认已收款' },
+  use: { to: 'used', from: ['paid'], label: '核销', confirm: '确认核销' },
+  cancel: { to: 'cancelled', from: ['pending'], label: '取消订单', confirm: '确认取消订单' },
+  refund: { to: 'refunded', from: ['paid'], label: '退款', confirm: '确认退款' },
+} as const satisfies Record<
+  string,
+  { to: OrderStatus; from: readonly OrderStatus[]; label: string; confirm: string }
+>;
 export type OrderAction = keyof typeof orderActions;
 
 /** The actions open to an order in this status (the buttons the console shows). */
@@ -65,6 +71,8 @@ const orderFields = {
   orderNo: { ...field.text('订单号', { max: 32, search: 'eq' }), form: false },
   memberPhone: { ...field.phone('会员手机号', { search: 'eq' }), form: false },
   productName: { ...field.text('产品名称'), form: false },
+  // Early in the row: with the periods of seat orders the list is wider than a 1440 px screen.
+  status: { ...field.enumeration('订单状态', orderStatusOptions), form: false },
   // Airport orders: where the lounge is, from the product as sold (listed by airportOrder only).
   airportCode: { ...field.text('机场', { optional: true }), form: false, list: false },
   terminal: { ...field.text('航站楼', { optional: true }), form: false, list: false },
@@ -83,7 +91,6 @@ const orderFields = {
   discountFen: { ...field.money('优惠金额'), form: false },
   paidFen: { ...field.money('实付金额'), form: false },
   payMethod: { ...field.enumeration('支付方式', payMethodOptions, { optional: true }), form: false },
-  status: { ...field.enumeration('订单状态', orderStatusOptions), form: false },
   referrerPhone: field.phone('推荐人手机号', { optional: true, list: false }),
   cardNo: { ...field.text('卡号', { optional: true }), form: false, list: false },
   validFrom: { ...field.datetime('生效时间', { optional: true }), form: false, list: false },

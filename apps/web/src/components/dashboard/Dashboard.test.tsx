@@ -83,14 +83,14 @@ describe('Dashboard', () => {
     expect(await href('本月会员卡实收金额')).toBe(
       '/merchant/share?siteType=member-card&paidAtFrom=2026-11-01&paidAtTo=2026-11-30',
     );
-    expect((await screen.findByRole('link', { name: '本月会员卡实收金额' })).textContent).toBe('¥12345.00');
+    expect((await screen.findByRole('link', { name: '本月会员卡实收金额' })).textContent).toBe('¥12,345.00');
     expect(await href('今日新增会员')).toBe(
       '/user/member?registeredAtFrom=2026-11-21&registeredAtTo=2026-11-21',
     );
     // Totals over three lists open the per-type table.
     expect(await href('今日订单数')).toBe('#dashboard-by-kind');
     expect((await screen.findByRole('link', { name: '今日订单数' })).textContent).toBe('7');
-    expect((await screen.findByRole('link', { name: '今日实收金额' })).textContent).toBe('¥1550.00');
+    expect((await screen.findByRole('link', { name: '今日实收金额' })).textContent).toBe('¥1,550.00');
   });
 
   it('links every order kind to its list, and shows revenue without a link to whom 商户分账 is closed', async () => {

@@ -128,7 +128,7 @@ function MoveDialog({
     <Modal
       open
       title={`${orderActions[action].label}`}
-      okText={`确认${orderActions[action].label}`}
+      okText={orderActions[action].confirm}
       cancelText="取消"
       okButtonProps={{ danger: needsReason, loading: move.isPending }}
       onCancel={onClose}

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { DatePicker, Input, InputNumber, Select, Switch, Tag, TimePicker, type FormRule } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { formatPercent, type Field, type ListOption } from '@cowork/contract';
+import { formatPercent, formatYuan, type Field, type ListOption } from '@cowork/contract';
 import { formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import { RichTextEditor } from '../RichTextEditor.tsx';
@@ -41,7 +41,7 @@ function ReferenceSelect({
   );
 }
 
-const yuan = (fen: unknown) => (typeof fen === 'number' ? `¥${(fen / 100).toFixed(2)}` : '—');
+const yuan = (fen: unknown) => (typeof fen === 'number' ? formatYuan(fen) : '—');
 
 /** The input of one field in the create/edit form (value and onChange come from Form.Item). */
 export function FieldInput({
