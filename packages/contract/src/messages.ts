@@ -77,6 +77,10 @@ export const messages = {
   requestInProgress: '相同的请求正在处理中，请稍后刷新页面查看结果',
 } as const;
 
+/** The 403 of a grant beyond one's own permissions (role, menu code), naming up to five codes. */
+export const grantBeyondOwnMessage = (codes: readonly string[]) =>
+  `您不能授予自己没有的权限：${codes.slice(0, 5).join('、')}${codes.length > 5 ? ' 等' : ''}；请让拥有这些权限的管理员操作`;
+
 /** `{field}` is not valid: names the field in a 400's msg. */
 export const fieldInvalid = (label: string, why: string) => `${label}：${why}`;
 

@@ -11,7 +11,7 @@
 import { and, asc, count, eq, isNull, ne } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { resourcePermissions } from '@cowork/contract';
+import { ALL_PERMISSIONS, resourcePermissions } from '@cowork/contract';
 import {
   menu,
   menuEndpoints,
@@ -24,8 +24,11 @@ import type { Executor } from '../../db/client.ts';
 import { ssoMenuRemovals, ssoMenus, ssoRoleMenus, ssoRoles } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { crudModule } from '../../lib/crud.ts';
+import { assertMayGrant } from '../../lib/grants.ts';
 import { badRequest, conflict, envelope, ok } from '../../lib/http.ts';
+import { currentUser } from '../../plugins/auth.ts';
 import { seedKeyOf } from '../../seed/menus.ts';
+import type { AuthUser } from '../auth/tokens.ts';
 
 type MenuRow = typeof ssoMenus.$inferSelect;
 type Values = Record<string, unknown>;
@@ -47,15 +50,26 @@ async function forgetSeedKey(
 
 /**
  * Moves a code in the roles that granted it through this action menu: drops `from` unless another
- * action menu the role holds still carries it, and adds `to` when given.
+ * action menu the role holds still carries it, and adds `to` when given. Adding `to` grants it to
+ * those roles, so the caller must hold it (403 otherwise, rolling the edit back). Roles holding `*`
+ * (超级管理员) already have every code and are left as they are.
  */
-async function moveRoleCode(tx: Executor, menuId: number, from: string | null, to: string | null) {
+async function moveRoleCode(
+  tx: Executor,
+  menuId: number,
+  from: string | null,
+  to: string | null,
+  caller: AuthUser,
+) {
   if (from === to) return;
-  const roles = await tx
-    .select({ id: ssoRoles.id, permissions: ssoRoles.permissions })
-    .from(ssoRoles)
-    .innerJoin(ssoRoleMenus, eq(ssoRoleMenus.roleId, ssoRoles.id))
-    .where(eq(ssoRoleMenus.menuId, menuId));
+  const roles = (
+    await tx
+      .select({ id: ssoRoles.id, permissions: ssoRoles.permissions })
+      .from(ssoRoles)
+      .innerJoin(ssoRoleMenus, eq(ssoRoleMenus.roleId, ssoRoles.id))
+      .where(eq(ssoRoleMenus.menuId, menuId))
+  ).filter((role) => !role.permissions.includes(ALL_PERMISSIONS));
+  if (to && roles.some((role) => !role.permissions.includes(to))) assertMayGrant(caller, [to]);
   for (const role of roles) {
     const codes = new Set(role.permissions);
     if (from) {
@@ -168,12 +182,12 @@ const crud = crudModule({
     if (seedKeyOf(before) !== seedKeyOf(after)) await forgetSeedKey(tx, before, request.user?.id ?? null);
     const from = before.type === 'action' ? before.permission : null;
     const to = after.type === 'action' ? after.permission : null;
-    await moveRoleCode(tx, after.id, from, to);
+    await moveRoleCode(tx, after.id, from, to, currentUser(request));
   },
   beforeRemove: async (rows, { tx, request }) => {
     for (const row of rows as unknown as MenuRow[]) {
       await forgetSeedKey(tx, row, request.user?.id ?? null);
-      if (row.type === 'action') await moveRoleCode(tx, row.id, row.permission, null);
+      if (row.type === 'action') await moveRoleCode(tx, row.id, row.permission, null, currentUser(request));
     }
   },
 });

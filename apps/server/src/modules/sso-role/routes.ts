@@ -24,8 +24,9 @@ import type { Executor } from '../../db/client.ts';
 import { ssoMenus, ssoRoleGroups, ssoRoleMenus, ssoRoles, ssoUserRoles } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { crudModule } from '../../lib/crud.ts';
-import { badRequest, conflict, envelope, AppError, notFound, ok } from '../../lib/http.ts';
-import { currentUser, hasPermission } from '../../plugins/auth.ts';
+import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
+import { assertMayGrant } from '../../lib/grants.ts';
+import { currentUser } from '../../plugins/auth.ts';
 
 type Row = Record<string, unknown> & { id: number };
 type Values = Record<string, unknown>;
@@ -117,16 +118,12 @@ async function prepare(
     pendingMenus.set(request, granted);
   }
 
-  // Granting what one does not hold would be a way to get it.
-  const caller = currentUser(request);
+  // Granting what one does not hold would be a way to get it (codes the role already had may stay).
   const held = new Set((existing?.permissions as string[] | undefined) ?? []);
-  const added = [...codes].filter((c) => !held.has(c) && !hasPermission(caller, c));
-  if (added.length > 0) {
-    throw new AppError(
-      403,
-      `您不能授予自己没有的权限：${added.slice(0, 5).join('、')}${added.length > 5 ? ' 等' : ''}`,
-    );
-  }
+  assertMayGrant(
+    currentUser(request),
+    [...codes].filter((c) => !held.has(c)),
+  );
   return { ...rest, permissions: [...codes].sort() };
 }
 

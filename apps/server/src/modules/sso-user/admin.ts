@@ -12,13 +12,7 @@ import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  ALL_PERMISSIONS,
-  fieldInvalid,
-  listOption,
-  resourcePermissions,
-  USER_MANAGE_PERMISSION,
-} from '@cowork/contract';
+import { fieldInvalid, listOption, resourcePermissions, USER_MANAGE_PERMISSION } from '@cowork/contract';
 import {
   accountStatusBody,
   ssoUser,
@@ -31,6 +25,7 @@ import { ssoRoles, ssoUserRoles, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { crudModule } from '../../lib/crud.ts';
 import { AppError, badRequest, conflict, envelope, forbidden, notFound, ok } from '../../lib/http.ts';
+import { assertMayGrant, holdsAll } from '../../lib/grants.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { currentUser, hasPermission } from '../../plugins/auth.ts';
 import { superAdminRole } from '../../seed/roles.ts';
@@ -65,10 +60,6 @@ async function permissionsOf(db: Executor, userId: number): Promise<string[]> {
     .where(eq(ssoUserRoles.userId, userId));
   return [...new Set(rows.flatMap((r) => r.permissions))];
 }
-
-/** Whether the caller holds every one of these codes (`*` holds them all). */
-const holdsAll = (caller: AuthUser, codes: string[]) =>
-  caller.permissions.includes(ALL_PERMISSIONS) || codes.every((code) => caller.permissions.includes(code));
 
 /** 403 unless the caller holds every permission of the account they act on. */
 export async function checkCanManage(db: Executor, caller: AuthUser, targetId: number) {
@@ -133,9 +124,8 @@ async function checkRoles(tx: Executor, caller: AuthUser, next: number[], existi
     : [];
   if (roles.length !== next.length) throw badRequest(fieldInvalid('角色', ssoUserMessages.unknownRole));
   for (const role of roles) {
-    if (!current.includes(role.id) && !holdsAll(caller, role.permissions)) {
-      throw new AppError(403, ssoUserMessages.grantBeyondOwn(role.name));
-    }
+    if (!current.includes(role.id))
+      assertMayGrant(caller, role.permissions, () => ssoUserMessages.grantBeyondOwn(role.name));
   }
   if (existing && existing.status === 'enabled' && (await isEnabledSuperAdmin(tx, existing.id))) {
     const staysSuper = roles.some((r) => r.code === superAdminRole.code);
