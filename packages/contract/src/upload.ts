@@ -67,14 +67,15 @@ export const uploadMessages = {
   wrongField: '文件：请把文件放在 file 字段中上传',
   /** too many files in one request */
   tooManyFiles: `文件：一次最多上传 ${UPLOAD_MAX_FILES} 个文件，请分批上传`,
+  // The four below follow 文件「name」： (the server names the file once, in front).
   /** the file is empty */
-  empty: '文件「{name}」内容为空，请重新选择',
-  /** the content does not match the extension (a .png that is no PNG) */
-  contentMismatch: '文件「{name}」的内容与扩展名 .{ext} 不符，请上传真实的 {ext} 文件',
+  empty: '内容为空，请重新选择',
+  /** the content does not match the extension (a .png that is no PNG); {ext} is filled in */
+  contentMismatch: '内容与扩展名 .{ext} 不符，请上传真实的 {ext} 文件',
   /** an SVG that does not parse */
-  svgInvalid: '文件「{name}」不是有效的 SVG 图片，请重新导出后上传',
+  svgInvalid: '不是有效的 SVG 图片，请重新导出后上传',
   /** an SVG with scripts, event attributes or embedded HTML */
-  svgActive: '文件「{name}」含有脚本或事件属性，请导出为不含脚本的 SVG 后上传',
+  svgActive: '含有脚本或事件属性，请导出为不含脚本的 SVG 后上传',
   /** the form broke off or could not be read */
   badForm: '文件：上传内容不完整，请重新上传',
   /** the `accept` field names no extension the server accepts */
