@@ -45,7 +45,23 @@ describe('tokens and user info', () => {
       expect.objectContaining({ expires: COOKIE_EXPIRES_DAYS }),
     );
     expect(set).toHaveBeenCalledWith('refresh_token', 'r1', expect.objectContaining({ expires: 1 }));
+    // Served over http (the test page): not Secure, or the browser would drop them.
+    expect(set).toHaveBeenCalledWith('access_token', 'a1', expect.objectContaining({ secure: false }));
     set.mockRestore();
+  });
+
+  it('marks both cookies Secure when the console is served over https', () => {
+    const set = vi.spyOn(Cookies, 'set');
+    const location = vi.spyOn(window, 'location', 'get');
+    location.mockReturnValue({ ...window.location, protocol: 'https:' } as Location);
+    try {
+      setTokens('a2', 'r2');
+      for (const name of ['access_token', 'refresh_token'])
+        expect(set).toHaveBeenCalledWith(name, expect.any(String), expect.objectContaining({ secure: true }));
+    } finally {
+      location.mockRestore();
+      set.mockRestore();
+    }
   });
 
   it('merges fresh user info into the cached copy and stores it back', () => {

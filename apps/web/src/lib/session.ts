@@ -17,7 +17,9 @@ export const getAccessToken = (): string | undefined => Cookies.get(ACCESS_TOKEN
 export const getRefreshToken = (): string | undefined => Cookies.get(REFRESH_TOKEN_COOKIE);
 
 export function setTokens(accessToken: string, refreshToken: string, expires = COOKIE_EXPIRES_DAYS): void {
-  const options = { expires, path: '/', sameSite: 'lax' as const };
+  // Secure over https, so the tokens never travel on a plain-http request to the same host.
+  const secure = window.location.protocol === 'https:';
+  const options = { expires, path: '/', sameSite: 'lax' as const, secure };
   Cookies.set(ACCESS_TOKEN_COOKIE, accessToken, options);
   Cookies.set(REFRESH_TOKEN_COOKIE, refreshToken, options);
 }
