@@ -1,7 +1,7 @@
 /** The zod schemas of the shell and auth payloads (spec point 7, DESIGN.md 4-5). */
 import { z } from 'zod';
 import type { MenuItem } from './endpoints.ts';
-import { emailSchema, newPasswordSchema } from './validators.ts';
+import { emailSchema, INT32_MAX, newPasswordSchema, numeric } from './validators.ts';
 
 /** User info as the console reads it (spec point 3), plus what the permission gate needs. */
 export const userInfo = z.object({
@@ -34,7 +34,7 @@ export type TokenResponse = z.infer<typeof tokenResponse>;
 export const passwordEdit = z.object({
   oldPassword: z.string().optional(),
   newPassword: newPasswordSchema,
-  ssoUserId: z.coerce.number().int().positive(),
+  ssoUserId: numeric(z.number().int().positive().max(INT32_MAX, '编号必须是正整数')),
 });
 export type PasswordEdit = z.infer<typeof passwordEdit>;
 
@@ -72,9 +72,9 @@ export const actorLabel = (name: string | null | undefined, username: string | n
   name && username && name !== username ? `${name}（${username}）` : name || username || '—';
 
 export const auditLogQuery = z.object({
-  current: z.coerce.number().int().min(1).default(1),
-  size: z.coerce.number().int().min(1).max(100).default(10),
-  actorId: z.coerce.number().int().optional(),
+  current: numeric(z.number().int().min(1).default(1)),
+  size: numeric(z.number().int().min(1).max(100).default(10)),
+  actorId: numeric(z.number().int().optional()),
   resource: z.string().optional(),
   action: z.string().optional(),
   from: z.string().optional(),

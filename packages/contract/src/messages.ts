@@ -73,6 +73,10 @@ export const messages = {
     '请求头 Idempotency-Key 格式不正确：须为 8 到 128 位字母、数字或 - _ . :，请刷新页面后重新提交',
   /** the same Idempotency-Key came with a different request */
   idempotencyKeyReused: '该 Idempotency-Key 已用于另一个不同的请求，请刷新页面后重新提交',
+  /** a text holds NUL or a lone UTF-16 surrogate, which no database column can keep */
+  textUnsavable: '含有无法保存的字符（空字符 NUL 或不成对的 Unicode 代理项），请删除这些字符后重试',
+  /** the database refused a value the schemas let through (out of range, unreadable) */
+  valueOutOfRange: '请求中有超出可保存范围的值（数字过大或文字过长），请检查后重试',
   /** the first of two identical requests is still running after the wait */
   requestInProgress: '相同的请求正在处理中，请稍后刷新页面查看结果',
 } as const;

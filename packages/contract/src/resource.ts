@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from './constants.ts';
 import { messages } from './messages.ts';
-import { emailSchema, phoneSchema } from './validators.ts';
+import { emailSchema, INT32_MAX, numeric, phoneSchema } from './validators.ts';
 
 /** How a field is shown and entered. */
 export type FieldKind =
@@ -163,11 +163,13 @@ export const field = {
     options: Partial<Field> & { min?: number; max?: number; optional?: boolean } = {},
   ) => {
     const { min = 0, max = 2_147_483_647, optional, ...rest } = options;
-    const base = z.coerce
-      .number({ error: `${label}必须是整数` })
-      .int(`${label}必须是整数`)
-      .min(min, `${label}不能小于 ${min}`)
-      .max(max, `${label}不能大于 ${max}`);
+    const base = numeric(
+      z
+        .number({ error: `${label}必须是整数` })
+        .int(`${label}必须是整数`)
+        .min(min, `${label}不能小于 ${min}`)
+        .max(max, `${label}不能大于 ${max}`),
+    );
     return {
       label,
       kind: 'integer' as const,
@@ -180,11 +182,14 @@ export const field = {
     ({
       label: '排序',
       kind: 'integer' as const,
-      schema: z.coerce
-        .number({ error: '排序必须是整数' })
-        .int('排序必须是整数')
-        .min(0, '排序不能小于 0')
-        .default(0),
+      schema: numeric(
+        z
+          .number({ error: '排序必须是整数' })
+          .int('排序必须是整数')
+          .min(0, '排序不能小于 0')
+          .max(INT32_MAX, `排序不能大于 ${INT32_MAX}`)
+          .default(0),
+      ),
       sortable: true,
       help: '数字越小越靠前',
     }) satisfies Field,
@@ -248,13 +253,16 @@ export const field = {
    * `min` (fen) raises the floor, e.g. 1 for an amount that must be more than zero.
    */
   money: (label: string, extra: Partial<Field> & { optional?: boolean; min?: number; max?: number } = {}) => {
-    const { optional, min = 0, max = 100_000_000_00, ...rest } = extra;
-    const base = z.coerce
-      .number({ error: `请填写${label}` })
-      .int(`${label}须精确到分`)
-      .min(0, `${label}不能为负数，请填写 0 或更大的金额`)
-      .min(min, `${label}不能低于 ${formatYuan(min)}`)
-      .max(max, `${label}不能超过 ${formatYuan(max)}`);
+    // ¥20,000,000 at most: amounts are PostgreSQL `integer` fen (up to 2 147 483 647).
+    const { optional, min = 0, max = 2_000_000_000, ...rest } = extra;
+    const base = numeric(
+      z
+        .number({ error: `请填写${label}` })
+        .int(`${label}须精确到分`)
+        .min(0, `${label}不能为负数，请填写 0 或更大的金额`)
+        .min(min, `${label}不能低于 ${formatYuan(min)}`)
+        .max(max, `${label}不能超过 ${formatYuan(max)}`),
+    );
     return {
       label,
       kind: 'money' as const,
@@ -269,11 +277,13 @@ export const field = {
    */
   percent: (label: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
     const { optional, ...rest } = extra;
-    const base = z.coerce
-      .number({ error: `请填写${label}` })
-      .int(`${label}最多保留两位小数`)
-      .min(0, `${label}须在 0.00% 到 100.00% 之间`)
-      .max(10_000, `${label}须在 0.00% 到 100.00% 之间`);
+    const base = numeric(
+      z
+        .number({ error: `请填写${label}` })
+        .int(`${label}最多保留两位小数`)
+        .min(0, `${label}须在 0.00% 到 100.00% 之间`)
+        .max(10_000, `${label}须在 0.00% 到 100.00% 之间`),
+    );
     return {
       label,
       kind: 'percent' as const,
@@ -288,10 +298,12 @@ export const field = {
     options: Partial<Field> & { min?: number; max?: number; optional?: boolean } = {},
   ) => {
     const { min = 0, max = 1_000_000_000, optional, ...rest } = options;
-    const base = z.coerce
-      .number({ error: `${label}必须是数字` })
-      .min(min, `${label}不能小于 ${min}`)
-      .max(max, `${label}不能大于 ${max}`);
+    const base = numeric(
+      z
+        .number({ error: `${label}必须是数字` })
+        .min(min, `${label}不能小于 ${min}`)
+        .max(max, `${label}不能大于 ${max}`),
+    );
     return {
       label,
       kind: 'decimal' as const,
@@ -357,10 +369,13 @@ export const field = {
   },
   reference: (label: string, listEndpoint: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
     const { optional, ...rest } = extra;
-    const base = z.coerce
-      .number({ error: `请选择${label}` })
-      .int(`请选择${label}`)
-      .positive(`请选择${label}`);
+    const base = numeric(
+      z
+        .number({ error: `请选择${label}` })
+        .int(`请选择${label}`)
+        .positive(`请选择${label}`)
+        .max(INT32_MAX, `请选择${label}`),
+    );
     return {
       label,
       kind: 'reference' as const,
@@ -375,7 +390,11 @@ export const field = {
       label,
       kind: 'references' as const,
       listEndpoint,
-      schema: z.array(z.coerce.number().int().positive(), { error: `请选择${label}` }).default([]),
+      schema: z
+        .array(numeric(z.number().int().positive().max(INT32_MAX, '编号必须是正整数')), {
+          error: `请选择${label}`,
+        })
+        .default([]),
       list: false,
       ...extra,
     }) satisfies Field,
@@ -471,10 +490,13 @@ export function createSchema<F extends Fields>(def: ResourceDef<F>) {
   return z.object(shape) as unknown as z.ZodObject<SchemaOf<F>>;
 }
 
-const idSchema = z.coerce
-  .number({ error: '编号必须是正整数' })
-  .int('编号必须是正整数')
-  .positive('编号必须是正整数');
+const idSchema = numeric(
+  z
+    .number({ error: '编号必须是正整数' })
+    .int('编号必须是正整数')
+    .positive('编号必须是正整数')
+    .max(INT32_MAX, '编号必须是正整数'),
+);
 
 /** A field's schema without its default, so an edit that leaves the field out leaves it unchanged. */
 const withoutDefault = (schema: z.ZodType): z.ZodType =>
@@ -506,10 +528,14 @@ export function pageQuerySchema<F extends Fields>(def: ResourceDef<F>) {
     } else if (f.search && f.kind === 'boolean') {
       filters[key] = z.enum(['true', 'false'], { error: `${f.label}必须是 true 或 false` }).optional();
     } else if (f.search && (f.kind === 'reference' || f.kind === 'integer')) {
-      filters[key] = z.coerce
-        .number({ error: `${f.label}必须是数字` })
-        .int()
-        .optional();
+      filters[key] = numeric(
+        z
+          .number({ error: `${f.label}必须是数字` })
+          .int(`${f.label}必须是整数`)
+          .min(-INT32_MAX, `${f.label}超出范围`)
+          .max(INT32_MAX, `${f.label}超出范围`)
+          .optional(),
+      );
     } else if (f.search && f.kind === 'enum') {
       const values = f.options!.map((o) => o.value) as [string, ...string[]];
       filters[key] = z.enum(values, { error: `${f.label}不是可选的值` }).optional();
@@ -518,13 +544,15 @@ export function pageQuerySchema<F extends Fields>(def: ResourceDef<F>) {
     }
   }
   return z.object({
-    current: z.coerce.number({ error: '页码必须是正整数' }).int().min(1, '页码必须是正整数').default(1),
-    size: z.coerce
-      .number({ error: '每页条数必须是正整数' })
-      .int()
-      .min(1, '每页条数必须是正整数')
-      .max(MAX_PAGE_SIZE, `每页最多 ${MAX_PAGE_SIZE} 条`)
-      .default(10),
+    current: numeric(z.number({ error: '页码必须是正整数' }).int().min(1, '页码必须是正整数').default(1)),
+    size: numeric(
+      z
+        .number({ error: '每页条数必须是正整数' })
+        .int()
+        .min(1, '每页条数必须是正整数')
+        .max(MAX_PAGE_SIZE, `每页最多 ${MAX_PAGE_SIZE} 条`)
+        .default(10),
+    ),
     sortField: z.enum(sortable as [string, ...string[]], { error: '该字段不支持排序' }).optional(),
     sortOrder: z.enum(['ascend', 'descend'], { error: '排序方向必须是 ascend 或 descend' }).optional(),
     ...filters,

@@ -13,6 +13,22 @@ import {
 import type { Check, UploadOptions } from './checks.ts';
 import { messages } from './messages.ts';
 
+/** PostgreSQL `integer`: the type of every id and whole-number column. */
+export const INT32_MAX = 2_147_483_647;
+
+/**
+ * A number from JSON or a query string: a number as it is, a string of digits (with an optional
+ * sign and decimals) as its number; anything else — `true`, `''`, `[5]`, `' 5'`, `1e3` — goes to
+ * the schema as it came and is refused there with the field's own message. (z.coerce took `true`
+ * as 1 and `''` as 0.)
+ */
+export const numeric = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v), schema);
+
+/** A positive id within the integer range, from JSON or a query string. */
+export const idOf = (message = '编号必须是正整数') =>
+  numeric(z.number({ error: message }).int(message).positive(message).max(INT32_MAX, message));
+
 /** Options of an upload control, as checks.ts types them (`multiple` defaults to false). */
 export const uploadOptions = z.object({
   accept: z.array(z.string()).optional(),

@@ -10,7 +10,7 @@
 import { arrayContains, asc, eq, inArray } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
-import { fieldInvalid, quoted } from '@cowork/contract';
+import { fieldInvalid, idOf, quoted } from '@cowork/contract';
 import type { Executor } from '../db/client.ts';
 import { buildings } from '../db/schema.ts';
 import { badRequest } from './http.ts';
@@ -35,11 +35,9 @@ export function buildingScope(column: PgColumn, label: string, key = 'buildingId
     where(request: FastifyRequest) {
       const raw = (request.query as Record<string, unknown>)[key];
       if (raw === undefined || raw === '') return undefined;
-      // Nine digits at most keeps the value inside PostgreSQL's integer.
-      if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw)) {
-        throw badRequest(fieldInvalid(label, `请选择一个${label}`));
-      }
-      return arrayContains(column, [Number(raw)]);
+      const id = idOf().safeParse(raw);
+      if (!id.success) throw badRequest(fieldInvalid(label, `请选择一个${label}`));
+      return arrayContains(column, [id.data]);
     },
   };
 }

@@ -37,6 +37,22 @@ function validationMessage(
   return fieldInvalid(label, issue.message ?? messages.badRequest);
 }
 
+/** NUL, or a UTF-16 surrogate without its pair: PostgreSQL cannot store either in text or jsonb. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for.
+const UNSAVABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The key path of the first string (or key) in a parsed body or query that cannot be saved. */
+function unsavableAt(value: unknown, path: string[] = []): string[] | undefined {
+  if (typeof value === 'string') return UNSAVABLE.test(value) ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (UNSAVABLE.test(key)) return [...path, key];
+    const found = unsavableAt(item, Array.isArray(value) ? path : [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Chinese msg for errors raised by Fastify itself or its plugins, by status. */
 function frameworkMessage(statusCode: number): string {
   switch (statusCode) {
@@ -62,6 +78,12 @@ function frameworkMessage(statusCode: number): string {
 /** A unique or foreign-key violation is a conflict with data someone else wrote, not a bug. */
 const CONFLICT_STATES = new Set(['23505', '23503']);
 
+/**
+ * A value the database refused as data (a number out of range, text it cannot read or that is too
+ * long): the request's fault, answered 400. The schemas catch these first; this is the backstop.
+ */
+const INPUT_STATES = new Set(['22001', '22003', '22007', '22008', '22021', '22P02', '54000']);
+
 /** What the caller reads when the database is down or too slow: it is not their fault, retry later. */
 export const outageMessages = {
   unreachable: messages.databaseUnavailable,
@@ -81,6 +103,23 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
+  // Before any schema or handler: a text no column can keep is the caller's 400 naming the field,
+  // never a database error (500) nor an export that breaks off after its 200.
+  app.addHook('preValidation', async (request, reply) => {
+    for (const [context, value] of [
+      ['querystring', request.query],
+      ['params', request.params],
+      ['body', request.body],
+    ] as const) {
+      const path = unsavableAt(value);
+      if (!path) continue;
+      const key = path.at(-1);
+      const routeLabels = request.routeOptions.config?.fieldLabels ?? {};
+      const label = key ? (routeLabels[key] ?? fieldLabels[key] ?? key) : contextLabels[context];
+      return reply.code(400).send(failure(400, fieldInvalid(label, messages.textUnsavable)));
+    }
+  });
+
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const msg = validationMessage(
@@ -97,6 +136,10 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (state && CONFLICT_STATES.has(state)) {
       request.log.info({ sqlState: state }, 'conflicting write refused');
       return reply.code(409).send(failure(409, messages.conflict));
+    }
+    if (state && INPUT_STATES.has(state)) {
+      request.log.warn({ err: error, sqlState: state }, 'value refused by the database');
+      return reply.code(400).send(failure(400, messages.valueOutOfRange));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -4,6 +4,7 @@
  * `buildingCity` (the cities that have buildings) and `buildingFloors/{id}` (one building's floors).
  */
 import { z } from 'zod';
+import { INT32_MAX, numeric } from '../validators.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
 
@@ -68,11 +69,14 @@ export const buildingOptionsQuery = z.object({
     .string()
     .regex(/^\d{6}$/, '城市编码须是 6 位数字，如 110100')
     .optional(),
-  merchantId: z.coerce
-    .number({ error: '所属商户必须是正整数' })
-    .int('所属商户必须是正整数')
-    .positive('所属商户必须是正整数')
-    .optional(),
+  merchantId: numeric(
+    z
+      .number({ error: '所属商户必须是正整数' })
+      .int('所属商户必须是正整数')
+      .positive('所属商户必须是正整数')
+      .max(INT32_MAX, '所属商户必须是正整数')
+      .optional(),
+  ),
 });
 
 /** One entry of `buildings`. */

@@ -3,6 +3,7 @@
  * card endpoints of spec point 7 (the CRUD plus `publish` and `saveOrUpdate`).
  */
 import { z } from 'zod';
+import { INT32_MAX, numeric } from '../validators.ts';
 import { allActions, field, resourcePaths, type ResourceAction } from '../resource.ts';
 import { building } from './building.ts';
 
@@ -15,7 +16,9 @@ export const CARD_BUILDINGS_LABEL = '适用楼宇';
 export const cardBuildingIds = () =>
   field.references(CARD_BUILDINGS_LABEL, resourcePaths(building).list, {
     schema: z
-      .array(z.coerce.number().int().positive(), { error: `请选择${CARD_BUILDINGS_LABEL}` })
+      .array(numeric(z.number().int().positive().max(INT32_MAX, '编号必须是正整数')), {
+        error: `请选择${CARD_BUILDINGS_LABEL}`,
+      })
       .min(1, `请至少选择一个${CARD_BUILDINGS_LABEL}`)
       .max(200, `${CARD_BUILDINGS_LABEL}最多 200 个`),
     search: 'eq',

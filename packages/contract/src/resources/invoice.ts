@@ -6,6 +6,7 @@
  * never asks for more than its orders paid.
  */
 import { z } from 'zod';
+import { INT32_MAX, numeric } from '../validators.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, formatYuan, recordSchema, type ResourceDef } from '../resource.ts';
 import { orderKindOptions, orderStatusLabel, type OrderKind } from './order.ts';
@@ -199,10 +200,13 @@ export const invoicePaths = (def: Pick<ResourceDef, 'base'>) => ({
   invoiceableOrders: `${def.base}/invoiceable-orders`,
 });
 
-const invoiceId = z.coerce
-  .number({ error: '发票申请编号必须是正整数' })
-  .int('发票申请编号必须是正整数')
-  .positive('发票申请编号必须是正整数');
+const invoiceId = numeric(
+  z
+    .number({ error: '发票申请编号必须是正整数' })
+    .int('发票申请编号必须是正整数')
+    .positive('发票申请编号必须是正整数')
+    .max(INT32_MAX, '发票申请编号必须是正整数'),
+);
 
 /**
  * Body of save: the writable fields plus the title rules (a company title needs a valid tax number;

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { messages } from '../messages.ts';
 import { defineResource, field, recordSchema, type Field, type ResourceDef } from '../resource.ts';
-import { phoneSchema } from '../validators.ts';
+import { INT32_MAX, numeric, phoneSchema } from '../validators.ts';
 
 export const orderStatusOptions = [
   { value: 'pending', label: '待支付' },
@@ -238,10 +238,13 @@ export const orderPaths = (def: Pick<ResourceDef, 'base'>) => ({
   products: `${def.base}/save/products`,
 });
 
-const orderId = z.coerce
-  .number({ error: '订单编号必须是正整数' })
-  .int('订单编号必须是正整数')
-  .positive('订单编号必须是正整数');
+const orderId = numeric(
+  z
+    .number({ error: '订单编号必须是正整数' })
+    .int('订单编号必须是正整数')
+    .positive('订单编号必须是正整数')
+    .max(INT32_MAX, '订单编号必须是正整数'),
+);
 
 /** Body of pay / use / cancel / refund. */
 export const orderActionBody = z.object({
@@ -269,10 +272,13 @@ const optionalText = (label: string, max: number) =>
     .transform((v) => v || null);
 
 const positiveId = (label: string) =>
-  z.coerce
-    .number({ error: `请选择${label}` })
-    .int(`请选择${label}`)
-    .positive(`请选择${label}`);
+  numeric(
+    z
+      .number({ error: `请选择${label}` })
+      .int(`请选择${label}`)
+      .positive(`请选择${label}`)
+      .max(INT32_MAX, `请选择${label}`),
+  );
 
 const moment = (label: string) =>
   z.iso

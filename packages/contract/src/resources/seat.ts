@@ -4,6 +4,7 @@
  * managed under `{base}/seat-goods/…`; both resources also import seats from Excel.
  */
 import { z } from 'zod';
+import { INT32_MAX, numeric } from '../validators.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, type ResourceDef } from '../resource.ts';
 
@@ -82,10 +83,13 @@ export const seatGoodsFields = {
 };
 
 const goodsId = (label: string) =>
-  z.coerce
-    .number({ error: `${label}必须是正整数` })
-    .int(`${label}必须是正整数`)
-    .positive(`${label}必须是正整数`);
+  numeric(
+    z
+      .number({ error: `${label}必须是正整数` })
+      .int(`${label}必须是正整数`)
+      .positive(`${label}必须是正整数`)
+      .max(INT32_MAX, `${label}必须是正整数`),
+  );
 
 /** Body of seat-goods/save: creates goods of `seatId`, or updates the goods `id` when given. */
 export const seatGoodsSave = z.object({

@@ -5,6 +5,7 @@
  * entries included) and `sort` (the order of one parent's children).
  */
 import { z } from 'zod';
+import { INT32_MAX, numeric } from '../validators.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
 
@@ -96,13 +97,18 @@ export const menuNode = z.object({ ...nodeFields, children: z.array(z.union([pag
 
 /** Body of `PUT sso-menu/sort`: the children of one parent (null: the top level) in their new order. */
 export const menuSortBody = z.object({
-  parentId: z.coerce
-    .number({ error: '上级菜单必须是编号' })
-    .int('上级菜单必须是编号')
-    .positive('上级菜单必须是编号')
-    .nullable(),
+  parentId: numeric(
+    z
+      .number({ error: '上级菜单必须是编号' })
+      .int('上级菜单必须是编号')
+      .positive('上级菜单必须是编号')
+      .max(INT32_MAX, '上级菜单必须是编号')
+      .nullable(),
+  ),
   ids: z
-    .array(z.coerce.number().int().positive(), { error: '请给出要排序的菜单' })
+    .array(numeric(z.number().int().positive().max(INT32_MAX, '编号必须是正整数')), {
+      error: '请给出要排序的菜单',
+    })
     .min(1, '请给出要排序的菜单')
     .max(500, '一次最多排序 500 个菜单'),
 });

@@ -4,6 +4,7 @@
  * roles. The route catalogue (`sso-resources/page`) lists every API route with its code.
  */
 import { z } from 'zod';
+import { INT32_MAX, numeric } from '../validators.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
 import { permissionCodePattern } from './sso-menu.ts';
@@ -62,17 +63,27 @@ export type RoleGroupRecord = z.infer<typeof roleGroupRecord>;
 
 /** Body of `save-role-group`: with an id it renames or re-sorts that group. */
 export const roleGroupBody = z.object({
-  id: z.coerce.number().int('编号必须是正整数').positive('编号必须是正整数').optional(),
+  id: numeric(
+    z
+      .number()
+      .int('编号必须是正整数')
+      .positive('编号必须是正整数')
+      .max(INT32_MAX, '编号必须是正整数')
+      .optional(),
+  ),
   name: z
     .string({ error: '请填写分组名称' })
     .trim()
     .min(1, '请填写分组名称')
     .max(50, '分组名称最多 50 个字符，请删减后重试'),
-  sort: z.coerce
-    .number({ error: '排序必须是整数' })
-    .int('排序必须是整数')
-    .min(0, '排序不能小于 0')
-    .default(0),
+  sort: numeric(
+    z
+      .number({ error: '排序必须是整数' })
+      .int('排序必须是整数')
+      .min(0, '排序不能小于 0')
+      .max(INT32_MAX, `排序不能大于 ${INT32_MAX}`)
+      .default(0),
+  ),
 });
 
 /** One API route of the catalogue. */
@@ -94,13 +105,15 @@ export const apiResource = z.object({
 export type ApiResource = z.infer<typeof apiResource>;
 
 export const resourcesQuery = z.object({
-  current: z.coerce.number({ error: '页码必须是正整数' }).int().min(1, '页码必须是正整数').default(1),
-  size: z.coerce
-    .number({ error: '每页条数必须是正整数' })
-    .int()
-    .min(1, '每页条数必须是正整数')
-    .max(100, '每页最多 100 条')
-    .default(20),
+  current: numeric(z.number({ error: '页码必须是正整数' }).int().min(1, '页码必须是正整数').default(1)),
+  size: numeric(
+    z
+      .number({ error: '每页条数必须是正整数' })
+      .int()
+      .min(1, '每页条数必须是正整数')
+      .max(100, '每页最多 100 条')
+      .default(20),
+  ),
   /** Part of the code or path (case-insensitive). */
   keyword: z.string().trim().max(200, '关键词最多 200 个字符').optional(),
   method: z.enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], { error: '请求方法不是可选的值' }).optional(),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
-import { newPasswordSchema } from '../validators.ts';
+import { INT32_MAX, newPasswordSchema, numeric } from '../validators.ts';
 
 export const accountStatusOptions = [
   { value: 'enabled', label: '启用' },
@@ -71,7 +71,13 @@ export const ssoUser = defineResource({
 
 /** Body of edit-account-status. */
 export const accountStatusBody = z.object({
-  id: z.coerce.number({ error: '编号必须是正整数' }).int('编号必须是正整数').positive('编号必须是正整数'),
+  id: numeric(
+    z
+      .number({ error: '编号必须是正整数' })
+      .int('编号必须是正整数')
+      .positive('编号必须是正整数')
+      .max(INT32_MAX, '编号必须是正整数'),
+  ),
   status: z.enum(['enabled', 'disabled'], { error: '状态只能是启用或停用' }),
 });
 

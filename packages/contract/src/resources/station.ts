@@ -4,6 +4,7 @@
  * the declaration by route (`stationOfPath`).
  */
 import { z } from 'zod';
+import { INT32_MAX, numeric } from '../validators.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
 import { brightPoint, brightPointLabelListPath } from './bright-point.ts';
@@ -25,10 +26,13 @@ function defineStation<const K extends string>(key: K, label: string, permission
       capacity: field.integer('容纳人数', { min: 1, max: 10_000, sortable: true }),
       areaSqm: {
         ...field.decimal('面积（㎡）'),
-        schema: z.coerce
-          .number({ error: '面积必须是数字' })
-          .positive('面积须大于 0')
-          .max(100_000, '面积不能大于 100000 平方米'),
+        schema: numeric(
+          z
+            .number({ error: '面积必须是数字' })
+            .positive('面积须大于 0')
+            .max(INT32_MAX, '面积须大于 0')
+            .max(100_000, '面积不能大于 100000 平方米'),
+        ),
       },
       hourPriceFen: field.money('每小时价格'),
       openTime: field.time('开放时间'),
@@ -40,16 +44,18 @@ function defineStation<const K extends string>(key: K, label: string, permission
           list: false,
           help: '单位：分钟，须是 15 的整数倍',
         }),
-        schema: z.coerce
-          .number({ error: '最短预订时长必须是整数' })
-          .int('最短预订时长必须是整数')
-          .min(BOOKING_STEP_MINUTES, `最短预订时长不能少于 ${BOOKING_STEP_MINUTES} 分钟`)
-          .max(24 * 60, '最短预订时长不能超过 1440 分钟')
-          .refine(
-            (minutes) => minutes % BOOKING_STEP_MINUTES === 0,
-            `最短预订时长须是 ${BOOKING_STEP_MINUTES} 分钟的整数倍，如 30、60`,
-          )
-          .default(60),
+        schema: numeric(
+          z
+            .number({ error: '最短预订时长必须是整数' })
+            .int('最短预订时长必须是整数')
+            .min(BOOKING_STEP_MINUTES, `最短预订时长不能少于 ${BOOKING_STEP_MINUTES} 分钟`)
+            .max(24 * 60, '最短预订时长不能超过 1440 分钟')
+            .refine(
+              (minutes) => minutes % BOOKING_STEP_MINUTES === 0,
+              `最短预订时长须是 ${BOOKING_STEP_MINUTES} 分钟的整数倍，如 30、60`,
+            )
+            .default(60),
+        ),
       },
       facilityIds: field.references('设施', `${brightPoint.base}/list`),
       published: field.published(),

@@ -3,7 +3,7 @@
  * finds the persons of one building (`?buildingIds=3`: rows whose buildingIds hold it).
  */
 import { inArray } from 'drizzle-orm';
-import { fieldInvalid } from '@cowork/contract';
+import { fieldInvalid, idOf } from '@cowork/contract';
 import { buildingChargePerson } from '@cowork/contract/resources/building-charge-person';
 import { buildingChargePersons, buildings } from '../../db/schema.ts';
 import { crudModule } from '../../lib/crud.ts';
@@ -31,8 +31,9 @@ export const buildingChargePersonRoutes = crudModule({
   where(request) {
     const buildingId = (request.query as { buildingIds?: string }).buildingIds;
     if (buildingId === undefined || buildingId === '') return undefined;
-    if (!/^\d+$/.test(buildingId)) throw badRequest(fieldInvalid(LABEL, `请选择${LABEL}`));
-    return holds(buildingChargePersons.buildingIds, Number(buildingId));
+    const id = idOf().safeParse(buildingId);
+    if (!id.success) throw badRequest(fieldInvalid(LABEL, `请选择${LABEL}`));
+    return holds(buildingChargePersons.buildingIds, id.data);
   },
 });
 

@@ -12,7 +12,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   fieldInvalid,
+  INT32_MAX,
   labelsOf,
+  numeric,
   recordSchema,
   resourceMessages,
   resourcePaths,
@@ -108,10 +110,13 @@ export function leadModule(
           tags,
           summary: `${resource.label}详情（含跟进记录，最新在前）`,
           params: z.object({
-            id: z.coerce
-              .number({ error: '编号必须是正整数' })
-              .int('编号必须是正整数')
-              .positive('编号必须是正整数'),
+            id: numeric(
+              z
+                .number({ error: '编号必须是正整数' })
+                .int('编号必须是正整数')
+                .positive('编号必须是正整数')
+                .max(INT32_MAX, '编号必须是正整数'),
+            ),
           }),
           response: { 200: envelope(detailAnswer) },
         },

@@ -6,7 +6,7 @@
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { labelsOf, resourceMessages, resourcePermissions } from '@cowork/contract';
+import { INT32_MAX, labelsOf, numeric, resourceMessages, resourcePermissions } from '@cowork/contract';
 import {
   hallSeat,
   officeSeat,
@@ -95,10 +95,13 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
     },
   };
   const idOf = (label: string) =>
-    z.coerce
-      .number({ error: `${label}必须是正整数` })
-      .int(`${label}必须是正整数`)
-      .positive(`${label}必须是正整数`);
+    numeric(
+      z
+        .number({ error: `${label}必须是正整数` })
+        .int(`${label}必须是正整数`)
+        .positive(`${label}必须是正整数`)
+        .max(INT32_MAX, `${label}必须是正整数`),
+    );
 
   async function loadSeat(tx: Executor, id: number) {
     const [seat] = await tx.select({ id: seats.id }).from(seats).where(eq(seats.id, id));

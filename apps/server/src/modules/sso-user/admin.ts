@@ -12,7 +12,15 @@ import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { fieldInvalid, listOption, resourcePermissions, USER_MANAGE_PERMISSION } from '@cowork/contract';
+import {
+  fieldInvalid,
+  idOf,
+  INT32_MAX,
+  listOption,
+  numeric,
+  resourcePermissions,
+  USER_MANAGE_PERMISSION,
+} from '@cowork/contract';
 import {
   accountStatusBody,
   ssoUser,
@@ -155,13 +163,14 @@ const crudRoutes = crudModule({
   where(request) {
     const roleId = (request.query as { roleIds?: string }).roleIds;
     if (roleId === undefined || roleId === '') return undefined;
-    if (!/^\d+$/.test(roleId)) throw badRequest(fieldInvalid('角色', '请选择角色'));
+    const id = idOf().safeParse(roleId);
+    if (!id.success) throw badRequest(fieldInvalid('角色', '请选择角色'));
     return inArray(
       ssoUsers.id,
       request.server.db
         .select({ id: ssoUserRoles.userId })
         .from(ssoUserRoles)
-        .where(eq(ssoUserRoles.roleId, Number(roleId))),
+        .where(eq(ssoUserRoles.roleId, id.data)),
     );
   },
   async prepare(values, { request, tx, existing }) {
@@ -269,7 +278,13 @@ export const ssoUserAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: '一个后台用户的编号、昵称和用户名',
         params: z.object({
-          id: z.coerce.number({ error: '编号必须是正整数' }).int().positive('编号必须是正整数'),
+          id: numeric(
+            z
+              .number({ error: '编号必须是正整数' })
+              .int()
+              .positive('编号必须是正整数')
+              .max(INT32_MAX, '编号必须是正整数'),
+          ),
         }),
         response: { 200: envelope(ssoUserBrief) },
       },
