@@ -21,40 +21,66 @@ resourceSuite({
     {
       type: 'news',
       title: '入驻案例',
-      imageUrl: 'https://cdn.example.com/b.png',
+      imageUrl: '/file/uploads/20250101/b.png',
       content: '<p>正文</p>',
     },
   ],
   change: { title: '夏季工位特惠', sort: 3 },
   invalid: [
-    { body: { type: 'banner', imageUrl: '/a.png' }, field: 'title' },
+    { body: { type: 'banner', imageUrl: '/file/uploads/20250101/a.png' }, field: 'title' },
     { body: { type: 'banner', title: '无图' }, field: 'imageUrl' },
-    { body: { type: 'poster', title: '类型错', imageUrl: '/a.png' }, field: 'type' },
+    { body: { type: 'poster', title: '类型错', imageUrl: '/file/uploads/20250101/a.png' }, field: 'type' },
     {
-      body: { type: 'banner', title: '链接', imageUrl: '/a.png', linkUrl: 'javascript:alert(1)' },
+      body: {
+        type: 'banner',
+        title: '链接',
+        imageUrl: '/file/uploads/20250101/a.png',
+        linkUrl: 'javascript:alert(1)',
+      },
       field: 'linkUrl',
     },
     {
-      body: { type: 'banner', title: '链接', imageUrl: '/a.png', linkUrl: '//evil.example.com' },
+      body: {
+        type: 'banner',
+        title: '链接',
+        imageUrl: '/file/uploads/20250101/a.png',
+        linkUrl: '//evil.example.com',
+      },
       field: 'linkUrl',
     },
-    { body: { type: 'banner', title: '时间', imageUrl: '/a.png', startAt: '明天' }, field: 'startAt' },
+    {
+      body: { type: 'banner', title: '时间', imageUrl: '/file/uploads/20250101/a.png', startAt: '明天' },
+      field: 'startAt',
+    },
     {
       body: {
         type: 'banner',
         title: '时间',
-        imageUrl: '/a.png',
+        imageUrl: '/file/uploads/20250101/a.png',
         startAt: '2025-03-02T00:00:00+08:00',
         endAt: '2025-03-01T00:00:00+08:00',
       },
       field: 'endAt',
     },
-    { body: { type: 'news', title: '空新闻', imageUrl: '/a.png' }, field: 'content' },
+    { body: { type: 'news', title: '空新闻', imageUrl: '/file/uploads/20250101/a.png' }, field: 'content' },
     {
-      body: { type: 'news', title: '脚本', imageUrl: '/a.png', content: '<script>alert(1)</script>' },
+      body: {
+        type: 'news',
+        title: '脚本',
+        imageUrl: '/file/uploads/20250101/a.png',
+        content: '<script>alert(1)</script>',
+      },
       field: 'content',
     },
-    { body: { type: 'banner', title: '轮播', imageUrl: '/a.png', content: '<p>正文</p>' }, field: 'content' },
+    {
+      body: {
+        type: 'banner',
+        title: '轮播',
+        imageUrl: '/file/uploads/20250101/a.png',
+        content: '<p>正文</p>',
+      },
+      field: 'content',
+    },
   ],
   search: { title: '春' },
 });
@@ -83,7 +109,7 @@ describe('banner specifics', () => {
     const res = await call('POST', paths.save, {
       type: 'news',
       title: '安全正文',
-      imageUrl: '/a.png',
+      imageUrl: '/file/uploads/20250101/a.png',
       content:
         '<h2>标题</h2><p onclick="steal()">段落<strong>加粗</strong><script>alert(1)</script></p>' +
         '<img src="/file/uploads/x.png" onerror="alert(1)" alt="图"><a href="javascript:alert(1)">坏链接</a>' +
@@ -114,7 +140,7 @@ describe('banner specifics', () => {
     const saved = await call('POST', paths.save, {
       type: 'banner',
       title: '窗口',
-      imageUrl: '/a.png',
+      imageUrl: '/file/uploads/20250101/a.png',
       startAt: '2025-05-01T10:00:00+08:00',
     });
     expect(saved.body.data.startAt).toBe('2025-05-01T10:00:00.000+08:00');
@@ -176,7 +202,7 @@ describe('banner specifics', () => {
       const saved = await news('POST', paths.save, {
         type: 'news',
         title: '新闻编辑写的',
-        imageUrl: '/a.png',
+        imageUrl: '/file/uploads/20250101/a.png',
         content: '<p>正文</p>',
       });
       expect(saved.status, saved.body.msg).toBe(200);
@@ -187,7 +213,11 @@ describe('banner specifics', () => {
         await news('PUT', paths.editPublished, { id: bannerId, published: false }),
         await news('DELETE', `${paths.remove}/${bannerId}`),
         await news('DELETE', paths.remove, { ids: [saved.body.data.id, bannerId] }),
-        await news('POST', paths.save, { type: 'banner', title: '越权轮播', imageUrl: '/a.png' }),
+        await news('POST', paths.save, {
+          type: 'banner',
+          title: '越权轮播',
+          imageUrl: '/file/uploads/20250101/a.png',
+        }),
         // Moving a news item into the other type is a write of that type.
         await news('PUT', paths.edit, { id: saved.body.data.id, type: 'banner', content: null }),
       ];

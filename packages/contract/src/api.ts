@@ -1,6 +1,7 @@
 /** The zod schemas of the shell and auth payloads (spec point 7, DESIGN.md 4-5). */
 import { z } from 'zod';
 import type { MenuItem } from './endpoints.ts';
+import { ownFileUrl } from './urls.ts';
 import { emailSchema, INT32_MAX, newPasswordSchema, numeric } from './validators.ts';
 
 /** User info as the console reads it (spec point 3), plus what the permission gate needs. */
@@ -90,6 +91,8 @@ export const profileEdit = z.object({
     .min(1, '请填写昵称')
     .max(30, '昵称最多 30 个字符，请删减后重试'),
   email: emailSchema.nullish().or(z.literal('').transform(() => null)),
-  avatar: z.string().max(500, '头像地址过长，请重新上传').nullish(),
+  avatar: ownFileUrl('头像')
+    .nullish()
+    .or(z.literal('').transform(() => null)),
 });
 export type ProfileEdit = z.infer<typeof profileEdit>;

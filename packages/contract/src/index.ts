@@ -8,4 +8,5 @@ export * from './routes.ts';
 export * from './resource.ts';
 export * from './area.ts';
 export * from './upload.ts';
+export * from './urls.ts';
 export * from './excel-import.ts';

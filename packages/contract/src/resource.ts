@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from './constants.ts';
 import { messages } from './messages.ts';
+import { ownFileUrl } from './urls.ts';
 import { emailSchema, INT32_MAX, numeric, phoneSchema } from './validators.ts';
 
 /** How a field is shown and entered. */
@@ -239,11 +240,12 @@ export const field = {
   },
   image: (label: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
     const { optional = true, ...rest } = extra;
-    const base = z.string({ error: `请上传${label}` }).max(500, tooLong(500));
+    const base = ownFileUrl(label);
     return {
       label,
       kind: 'image' as const,
-      schema: optional ? base.nullish() : base.min(1, `请上传${label}`),
+      // Optional: '' clears it (as null), like leaving it out.
+      schema: optional ? base.nullish().or(z.literal('').transform(() => null)) : base,
       upload: { accept: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg'], maxSizeKb: 2048 },
       ...rest,
     } satisfies Field;
@@ -331,7 +333,7 @@ export const field = {
       label,
       kind: 'images' as const,
       schema: z
-        .array(z.string().min(1).max(500), { error: `请上传${label}` })
+        .array(ownFileUrl(label), { error: `请上传${label}` })
         .max(max, `${label}最多 ${max} 张`)
         .default([]),
       list: false,

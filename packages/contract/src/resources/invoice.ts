@@ -6,6 +6,7 @@
  * never asks for more than its orders paid.
  */
 import { z } from 'zod';
+import { ownFileUrl } from '../urls.ts';
 import { INT32_MAX, numeric } from '../validators.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, formatYuan, recordSchema, type ResourceDef } from '../resource.ts';
@@ -259,11 +260,7 @@ export const invoiceIssueBody = z.object({
     .trim()
     .min(1, '请填写发票号码')
     .regex(INVOICE_NO_PATTERN, '发票号码须为 8–20 位数字或字母，请核对后重试'),
-  fileUrl: z
-    .string({ error: '请上传发票 PDF 文件' })
-    .trim()
-    .min(1, '请上传发票 PDF 文件')
-    .max(500, '发票文件地址最多 500 个字符'),
+  fileUrl: ownFileUrl('发票 PDF 文件'),
 });
 
 /** Body of reject. */
