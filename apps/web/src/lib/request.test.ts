@@ -306,3 +306,50 @@ describe('file downloads', () => {
     expect(toast).toHaveBeenCalledWith(envelope.msg, ERROR_TOAST_SECONDS);
   });
 });
+
+describe('Idempotency-Key on creates', () => {
+  const keyOf = (config: { headers: { get(name: string): unknown } }) =>
+    config.headers.get('Idempotency-Key');
+
+  it('the same create sent twice before an answer carries one key; after a success, a new one', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const adapter = serve(async () => {
+      await gate;
+      return ok({ id: 1 });
+    });
+    const body = { name: '官网', code: 'website' };
+    const first = api.post('/api/x/save', body);
+    const second = api.post('/api/x/save', { ...body });
+    await flush();
+    release();
+    await Promise.all([first, second]);
+    const [a, b] = adapter.calls.map(keyOf);
+    expect(a).toMatch(/^[0-9a-f]{32}$/);
+    expect(b).toBe(a);
+
+    await api.post('/api/x/save', body);
+    expect(keyOf(adapter.calls[2])).not.toBe(a);
+  });
+
+  it('a create retried after a failure keeps its key; other values get another', async () => {
+    let fail = true;
+    const adapter = serve(() =>
+      fail ? { status: 503, data: { code: 503, msg: '服务暂时不可用' } } : ok(null),
+    );
+    await expect(api.post('/api/x/save', { name: 'A' })).rejects.toBeInstanceOf(RequestError);
+    fail = false;
+    await api.post('/api/x/save', { name: 'A' });
+    await api.post('/api/x/save', { name: 'B' });
+    const [first, retry, other] = adapter.calls.map(keyOf);
+    expect(retry).toBe(first);
+    expect(other).not.toBe(first);
+  });
+
+  it('edits, reads and sign-in carry none', async () => {
+    const adapter = serve(() => ok(null));
+    await api.put('/api/x/edit', { id: 1 });
+    await api.get('/api/x/page');
+    expect(adapter.calls.map(keyOf)).toEqual([undefined, undefined]);
+  });
+});

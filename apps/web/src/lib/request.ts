@@ -14,6 +14,7 @@ import {
   ADMIN_CLIENT_ID,
   ADMIN_CLIENT_SECRET,
   ERROR_TOAST_SECONDS,
+  IDEMPOTENCY_KEY_HEADER,
   REQUEST_TIMEOUT_MS,
   SUCCESS_CODE,
   endpoints,
@@ -66,10 +67,39 @@ export const request = axios.create({ baseURL: '', timeout: REQUEST_TIMEOUT_MS }
 
 const isTokenUrl = (url: string | undefined) => (url ?? '').split('?')[0] === endpoints.token;
 
+/**
+ * Each create (a JSON POST) carries an Idempotency-Key. The same request sent again before one of
+ * them succeeded — a double click that got through, a retry after a lost answer, the replay after a
+ * 424 renewal — carries the same key, so the server answers the first result instead of writing
+ * twice. After a success the next identical create is a new one, with a new key.
+ */
+const submissionKeys = new Map<string, string>();
+const SUBMISSIONS_KEPT = 50;
+const submissionOf = (config: InternalAxiosRequestConfig) =>
+  `${config.url}\n${typeof config.data === 'string' ? config.data : JSON.stringify(config.data ?? null)}`;
+
+/** 32 hex digits from the browser's random source (randomUUID needs https; this works on http). */
+function newKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function keyCreate(config: InternalAxiosRequestConfig) {
+  if (config.method !== 'post' || isTokenUrl(config.url) || config.data instanceof FormData) return;
+  if (config.headers.has(IDEMPOTENCY_KEY_HEADER)) return;
+  const submission = submissionOf(config);
+  const key = submissionKeys.get(submission) ?? newKey();
+  submissionKeys.delete(submission);
+  submissionKeys.set(submission, key);
+  if (submissionKeys.size > SUBMISSIONS_KEPT) submissionKeys.delete(submissionKeys.keys().next().value!);
+  config.headers.set(IDEMPOTENCY_KEY_HEADER, key);
+}
+
 // A request without a token sends an empty Authorization header; with one, the bearer token.
 request.interceptors.request.use((config) => {
   const token = getAccessToken();
   config.headers.set('Authorization', token ? `Bearer ${token}` : '');
+  keyCreate(config);
   return config;
 });
 
@@ -86,7 +116,10 @@ function onResponse(response: AxiosResponse) {
     return Promise.reject(new RequestError(messages.serverError, undefined, response.status));
   }
   const envelope = body as Partial<Envelope>;
-  if (envelope.code === SUCCESS_CODE) return body as never;
+  if (envelope.code === SUCCESS_CODE) {
+    if (response.config.method === 'post') submissionKeys.delete(submissionOf(response.config));
+    return body as never;
+  }
   const text = envelope.msg || messages.serverError;
   toastError(text);
   return Promise.reject(new RequestError(text, envelope.code, response.status, envelope.data));

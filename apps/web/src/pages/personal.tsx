@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { App, Button, Card, Descriptions, Form, Input, Space, Tag } from 'antd';
 import { KeyOutlined, SaveOutlined } from '@ant-design/icons';
-import { useMutation } from '@tanstack/react-query';
 import { endpoints, type UserInfo } from '@cowork/contract';
 import { Upload } from '../components/Upload.tsx';
 import { UserAvatar } from '../layout/Header.tsx';
@@ -12,6 +11,7 @@ import { mergeUserInfo } from '../lib/session.ts';
 import { openPasswordModal } from '../lib/shell-state.ts';
 import { formatTime } from '../lib/format.ts';
 import { useUserInfo } from '../lib/user.ts';
+import { useSubmit } from '../lib/use-submit.ts';
 
 /** An avatar is a small picture: the image kinds a browser shows everywhere, up to 2 MB. */
 const avatarUpload = { accept: ['png', 'jpg', 'jpeg', 'gif', 'webp'], maxSizeKb: 2048 };
@@ -32,7 +32,7 @@ export default function PersonalPage() {
     form.setFieldsValue({ nickname: user.nickname, email: user.email, avatar: user.avatar });
   }, [form, user.nickname, user.email, user.avatar]);
 
-  const save = useMutation({
+  const save = useSubmit({
     // A removed avatar leaves the field undefined: send null so it is cleared, not kept.
     mutationFn: (values: ProfileForm) =>
       api.put<UserInfo>(endpoints.profileEdit, { ...values, avatar: values.avatar ?? null }),

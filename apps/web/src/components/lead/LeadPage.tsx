@@ -21,7 +21,7 @@ import {
   Tag,
   Timeline,
 } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
 import { resourcePaths, resourcePermissions, type Field } from '@cowork/contract';
 import {
@@ -37,6 +37,7 @@ import { usePermission } from '../PermissionGate.tsx';
 import { ResourcePage, type ResourceRecord } from '../resource/ResourcePage.tsx';
 import { FieldCell, useListOptions } from '../resource/field-input.tsx';
 import '../order/order.css';
+import { useSubmit } from '../../lib/use-submit.ts';
 
 const statusColors: Record<string, string> = {
   new: 'blue',
@@ -86,7 +87,7 @@ type LeadDetail = ResourceRecord & { status: string; records: LeadRecord[] };
 function RecordForm({ resource, id, onSaved }: { resource: LeadResource; id: number; onSaved: () => void }) {
   const [form] = Form.useForm<{ content: string; nextFollowAt?: Dayjs | null }>();
   const { message } = App.useApp();
-  const save = useMutation({
+  const save = useSubmit({
     mutationFn: (values: { content: string; nextFollowAt?: Dayjs | null }) =>
       api.post<LeadRecord>(saveRecordPath(resource), {
         id,

@@ -8,7 +8,7 @@
 import { useMemo } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
 import { App, Button, DatePicker, Drawer, Form, Input, Radio, Select, Space, Switch, Typography } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatYuan, prefixes, type ListOption } from '@cowork/contract';
 import {
   orderPaths,
@@ -21,6 +21,7 @@ import {
 import { BOOKING_STEP_MINUTES } from '@cowork/contract/resources/station';
 import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
+import { useSubmit } from '../../lib/use-submit.ts';
 
 interface Values {
   memberPhone: string;
@@ -97,7 +98,7 @@ export function CreateOrderDrawer({
         : undefined
       : product?.priceFen;
 
-  const save = useMutation({
+  const save = useSubmit({
     mutationFn: (form: Values) => {
       // Card orders have no pay method input: a sale at the desk is paid offline.
       const values = { ...form, payMethod: resource.booking ? form.payMethod : ('offline' as const) };

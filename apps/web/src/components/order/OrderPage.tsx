@@ -44,6 +44,7 @@ import { ResourcePage } from '../resource/ResourcePage.tsx';
 import { FieldCell } from '../resource/field-input.tsx';
 import { CreateOrderDrawer } from './CreateOrderDrawer.tsx';
 import './order.css';
+import { useSubmit } from '../../lib/use-submit.ts';
 
 const statusColors: Record<string, string> = {
   pending: 'gold',
@@ -116,7 +117,7 @@ function MoveDialog({
   const { message } = App.useApp();
   const [form] = Form.useForm<{ reason?: string }>();
   const needsReason = action === 'cancel' || action === 'refund';
-  const move = useMutation({
+  const move = useSubmit({
     mutationFn: (reason: string | undefined) => api.put(url(action!), { id: order.id, reason }),
     onSuccess: () => {
       message.success(`订单已${orderStatusLabel(orderActions[action!].to).replace(/^已/, '')}`);
@@ -170,7 +171,7 @@ function ReferrerDialog({
 }) {
   const { message } = App.useApp();
   const [form] = Form.useForm<{ referrerPhone: string }>();
-  const save = useMutation({
+  const save = useSubmit({
     mutationFn: (referrerPhone: string) => api.put(url, { id: order!.id, referrerPhone }),
     onSuccess: () => {
       message.success('推荐人手机号已保存');

@@ -37,6 +37,7 @@ import { FieldCell, FieldInput, schemaRule, useListOptions } from './field-input
 import { EditDrawer, SearchButtons, Toolbar } from './page-parts.tsx';
 import { pageMoved, usePagedQuery } from './use-paged-query.ts';
 import './resource.css';
+import { useSubmit } from '../../lib/use-submit.ts';
 
 export type ResourceRecord = { id: number; createdAt: string; updatedAt: string } & Record<string, unknown>;
 
@@ -183,7 +184,7 @@ export function ResourcePage<F extends Fields>({
   const refresh = () => queryClient.invalidateQueries({ queryKey: [resource.key] });
   const refreshLists = () => queryClient.invalidateQueries({ queryKey: ['list', paths.list] });
 
-  const save = useMutation({
+  const save = useSubmit({
     mutationFn: (values: Record<string, unknown>) =>
       editing === 'new' || editing === null
         ? api.post<ResourceRecord>(paths.save, { ...values, ...fixedFilters })

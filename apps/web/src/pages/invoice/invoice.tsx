@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useLocation } from 'react-router';
 import { PlusOutlined } from '@ant-design/icons';
 import { App, Button, Descriptions, Drawer, Form, Input, Modal, Select, Space, Spin, Table, Tag } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatYuan, resourcePermissions, type Field } from '@cowork/contract';
 import {
   invoice,
@@ -31,6 +31,7 @@ import { ResourcePage, type ResourceRecord } from '../../components/resource/Res
 import { Upload } from '../../components/Upload.tsx';
 import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
+import { useSubmit } from '../../lib/use-submit.ts';
 
 const statusColors: Record<string, string> = {
   pending: 'gold',
@@ -90,7 +91,7 @@ function SaveDrawer({
     queryFn: () => api.get<InvoiceOrder[]>(paths.invoiceableOrders, { memberPhone: phone }),
     enabled: /^1\d{10}$/.test(phone),
   });
-  const save = useMutation({
+  const save = useSubmit({
     mutationFn: (values: Record<string, unknown>) => {
       const { memberPhone: _phone, ...body } = values;
       return api.post<InvoiceDetail>(paths.save, body);
@@ -218,7 +219,7 @@ function IssueDrawer({
 }) {
   const { message } = App.useApp();
   const [form] = Form.useForm();
-  const issue = useMutation({
+  const issue = useSubmit({
     mutationFn: (values: Record<string, unknown>) => api.put(invoicePaths(resource).issue, { ...values, id }),
     onSuccess: () => {
       message.success('已开票，发票号码与文件已保存');
@@ -283,7 +284,7 @@ function RejectDialog({
   const { message } = App.useApp();
   const [form] = Form.useForm<{ reason: string }>();
   const verb = voiding ? '作废' : '驳回';
-  const reject = useMutation({
+  const reject = useSubmit({
     mutationFn: (reason: string) => api.put(invoicePaths(resource).reject, { id, reason }),
     onSuccess: () => {
       message.success(

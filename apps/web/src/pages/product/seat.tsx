@@ -34,6 +34,7 @@ import { FieldCell, FieldInput, schemaRule } from '../../components/resource/fie
 import { FloorSelect } from '../../components/FloorSelect.tsx';
 import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
 import { api } from '../../lib/request.ts';
+import { useSubmit } from '../../lib/use-submit.ts';
 
 const goodsFields = Object.entries(seatGoodsFields) as [keyof typeof seatGoodsFields, Field][];
 
@@ -57,7 +58,7 @@ function GoodsForm({
     queryKey: [resource.key, 'goods-names'],
     queryFn: () => api.get<string[]>(paths.name),
   });
-  const save = useMutation({
+  const save = useSubmit({
     mutationFn: (values: Record<string, unknown>) =>
       api.post<SeatGoods>(paths.save, {
         ...values,

@@ -33,6 +33,7 @@ import { EditDrawer, Toolbar } from '../../components/resource/page-parts.tsx';
 import { Upload } from '../../components/Upload.tsx';
 import { events } from '../../lib/events.ts';
 import { api } from '../../lib/request.ts';
+import { useSubmit } from '../../lib/use-submit.ts';
 
 const paths = resourcePaths(menu);
 const permissions = resourcePermissions(menu);
@@ -85,7 +86,7 @@ export default function MenuPage() {
     events.emit('changeMenu');
   };
 
-  const save = useMutation({
+  const save = useSubmit({
     mutationFn: (values: Record<string, unknown>) =>
       editing?.mode === 'edit'
         ? api.put(paths.edit, { ...values, id: editing.node.id })

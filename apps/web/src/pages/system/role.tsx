@@ -38,6 +38,7 @@ import {
 import { usePermission } from '../../components/PermissionGate.tsx';
 import { ResourcePage } from '../../components/resource/ResourcePage.tsx';
 import { api } from '../../lib/request.ts';
+import { useSubmit } from '../../lib/use-submit.ts';
 
 const permissions = resourcePermissions(role);
 
@@ -150,7 +151,7 @@ function RoleGroups({ open, onClose }: { open: boolean; onClose: () => void }) {
     enabled: open,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['list', roleEndpoints.roleGroupList] });
-  const save = useMutation({
+  const save = useSubmit({
     mutationFn: (v: { id?: number; name: string; sort: number }) => api.post(roleEndpoints.saveRoleGroup, v),
     onSuccess: (_d, v) => {
       message.success(v.id ? '角色分组已保存' : '角色分组已新建');

@@ -12,12 +12,13 @@ import { usePermission } from '../../components/PermissionGate.tsx';
 import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
 import { useUserInfo } from '../../lib/user.ts';
+import { useSubmit } from '../../lib/use-submit.ts';
 
 /** 重置密码 of another account: the new password replaces the old and ends their sessions. */
 function ResetPasswordModal({ target, onClose }: { target: ResourceRecord | null; onClose: () => void }) {
   const { message } = App.useApp();
   const [form] = Form.useForm<{ newPassword: string }>();
-  const reset = useMutation({
+  const reset = useSubmit({
     mutationFn: (newPassword: string) =>
       api.post(endpoints.userEditPassword, { ssoUserId: target!.id, newPassword }),
     onSuccess: () => {
