@@ -10,6 +10,10 @@
  *   Content-Security-Policy so an SVG opened directly cannot run script.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -37,6 +41,11 @@ import { openStorage } from './storage.ts';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 const SERVER_MAX_BYTES = UPLOAD_MAX_SIZE_KB * 1024;
+/** A whole upload request: every file at its largest plus room for the form's other parts. */
+export const UPLOAD_REQUEST_MAX_BYTES = UPLOAD_MAX_FILES * SERVER_MAX_BYTES + 64 * 1024;
+/** The kinds whose check reads the whole file; the others are told apart by their first bytes. */
+const READ_WHOLE = new Set(['csv', 'svg', 'xlsx']);
+const HEAD_BYTES = 4096;
 
 /** `20250131/` + 32 hex digits (128 random bits) + `.` + an accepted extension. */
 const KEY_PATTERN = new RegExp(`^\\d{8}/[0-9a-f]{32}\\.(?:${UPLOAD_EXTENSIONS.join('|')})$`);
@@ -131,13 +140,31 @@ function contentDisposition(kind: 'inline' | 'attachment', key: string, original
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
+/** A file of the request, streamed to a temporary file as it arrived (never held in memory). */
 interface Received {
   name: string;
-  data: Buffer;
+  file: string;
+  size: number;
+  sha256: string;
+}
+
+/** What the content check needs of a received file: all of it for text and packages, else its head. */
+async function sampleOf(received: Received, extension: string): Promise<Buffer> {
+  if (READ_WHOLE.has(extension)) return fs.readFile(received.file);
+  const handle = await fs.open(received.file, 'r');
+  try {
+    const head = Buffer.alloc(Math.min(HEAD_BYTES, received.size));
+    await handle.read(head, 0, head.length, 0);
+    return head;
+  } finally {
+    await handle.close();
+  }
 }
 
 export const ossRoutes: FastifyPluginAsyncZod = async (app) => {
   const storage = openStorage(app.config);
+  const tmpDir = path.join(app.config.dataDir, 'tmp');
+  await fs.mkdir(tmpDir, { recursive: true });
 
   // Registered here, so only these routes parse multipart bodies.
   await app.register(multipart, {
@@ -155,6 +182,14 @@ export const ossRoutes: FastifyPluginAsyncZod = async (app) => {
     uploadEndpoints.upload,
     {
       config: { auth: true },
+      // A body announced larger than any upload can be is refused before a byte of it is read, and
+      // the connection closed so the rest is never read either.
+      onRequest: async (request, reply) => {
+        if (Number(request.headers['content-length'] ?? 0) > UPLOAD_REQUEST_MAX_BYTES) {
+          void reply.header('connection', 'close');
+          throw tooLarge(undefined, UPLOAD_MAX_SIZE_KB);
+        }
+      },
       schema: {
         tags: ['oss'],
         summary: 'Upload files (multipart field `file`, one or several)',
@@ -167,100 +202,130 @@ export const ossRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(z.union([uploadedFile, z.array(uploadedFile)])) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const caller = currentUser(request);
       if (!request.isMultipart()) throw badRequest(uploadMessages.notMultipart);
 
       const received: Received[] = [];
       const fields: { accept?: string; maxSizeKb?: string } = {};
       try {
-        for await (const part of request.parts()) {
-          if (part.type === 'field') {
-            if (part.fieldname === 'accept' || part.fieldname === 'maxSizeKb') {
-              fields[part.fieldname] = String(part.value);
-            }
-            continue;
-          }
-          if (part.fieldname !== 'file') throw badRequest(uploadMessages.wrongField);
-          const name = cleanName(part.filename);
-          received.push({ name, data: await part.toBuffer() });
-        }
+        return await receiveAndStore();
       } catch (error) {
-        if (error instanceof AppError) throw error;
-        const code = (error as { code?: unknown }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE') {
-          const part = (error as { part?: { filename?: string } }).part;
-          const maxKb = Math.min(UPLOAD_MAX_SIZE_KB, Number(fields.maxSizeKb) || UPLOAD_MAX_SIZE_KB);
-          throw tooLarge(part ? cleanName(part.filename) : undefined, maxKb);
+        // Refused while the body still arrives: close the connection rather than read the rest.
+        if (error instanceof AppError && error.statusCode === 413) {
+          request.raw.unpipe();
+          request.raw.pause();
+          void reply.header('connection', 'close');
         }
-        if (code === 'FST_FILES_LIMIT') throw badRequest(uploadMessages.tooManyFiles);
-        request.log.info({ err: error }, 'unreadable multipart upload');
-        throw badRequest(uploadMessages.badForm);
-      }
-
-      const accept = narrowAccept(fields.accept);
-      const maxKb = narrowMaxKb(fields.maxSizeKb);
-      if (received.length === 0) throw badRequest(uploadMessages.fileRequired);
-
-      // Every file is checked before any is stored: a request is taken whole or not at all.
-      const checked = received.map(({ name, data }) => {
-        const extension = extensionOf(name) as UploadExtension;
-        if (!accept.includes(extension)) {
-          throw badRequest(aboutFile(name, messages.uploadBadType + accept.join('、')));
-        }
-        if (data.length > maxKb * 1024) throw tooLarge(name, maxKb);
-        if (data.length === 0) throw badRequest(aboutFile(name, uploadMessages.empty));
-        const verdict = inspectContent(extension, data);
-        if (!verdict.ok) {
-          const text =
-            verdict.reason === 'mismatch'
-              ? uploadMessages.contentMismatch.replaceAll('{ext}', extension)
-              : uploadMessages[verdict.reason];
-          throw badRequest(aboutFile(name, text));
-        }
-        const day = toIso(new Date()).slice(0, 10).replaceAll('-', '');
-        return {
-          key: `${day}/${randomBytes(16).toString('hex')}.${extension}`,
-          originalName: name,
-          contentType: verdict.contentType,
-          sizeBytes: data.length,
-          sha256: createHash('sha256').update(data).digest('hex'),
-          uploadedBy: caller.id,
-          data,
-        };
-      });
-
-      const stored: string[] = [];
-      try {
-        for (const file of checked) {
-          await storage.put(file.key, file.data, file.contentType);
-          stored.push(file.key);
-        }
-        await app.db.transaction(async (tx) => {
-          for (const { data: _data, ...row } of checked) {
-            const [inserted] = await tx.insert(uploadedFiles).values(row).returning();
-            const { id: _id, createdAt: _createdAt, ...recorded } = inserted;
-            await audit(
-              request,
-              { action: 'upload', resource: 'oss', resourceId: row.key, after: recorded },
-              tx,
-            );
-          }
-        });
-      } catch (error) {
-        // Nothing half-done stays behind: files already written are removed again.
-        await Promise.all(stored.map((key) => storage.remove(key).catch(() => undefined)));
         throw error;
+      } finally {
+        await Promise.all(received.map((r) => fs.rm(r.file, { force: true })));
       }
 
-      const answers: UploadedFileInfo[] = checked.map((f) => ({
-        url: uploadUrl(f.key),
-        key: f.key,
-        name: f.originalName,
-        size: f.sizeBytes,
-        contentType: f.contentType,
-      }));
-      return ok(answers.length === 1 ? answers[0] : answers);
+      async function receiveAndStore() {
+        try {
+          for await (const part of request.parts()) {
+            if (part.type === 'field') {
+              if (part.fieldname === 'accept' || part.fieldname === 'maxSizeKb') {
+                fields[part.fieldname] = String(part.value);
+              }
+              continue;
+            }
+            if (part.fieldname !== 'file') throw badRequest(uploadMessages.wrongField);
+            const name = cleanName(part.filename);
+            const file = path.join(tmpDir, randomBytes(16).toString('hex'));
+            const hash = createHash('sha256');
+            const entry: Received = { name, file, size: 0, sha256: '' };
+            received.push(entry);
+            part.file.on('data', (chunk: Buffer) => {
+              entry.size += chunk.length;
+              hash.update(chunk);
+            });
+            // At the limit, stop: the parser would otherwise read (and discard) the rest of the part.
+            const maxKb = Math.min(UPLOAD_MAX_SIZE_KB, Number(fields.maxSizeKb) || UPLOAD_MAX_SIZE_KB);
+            part.file.once('limit', () => part.file.destroy(tooLarge(name, maxKb)));
+            await pipeline(part.file, createWriteStream(file, { flags: 'wx' }));
+            entry.sha256 = hash.digest('hex');
+          }
+        } catch (error) {
+          if (error instanceof AppError) throw error;
+          const code = (error as { code?: unknown }).code;
+          if (code === 'FST_REQ_FILE_TOO_LARGE') {
+            const part = (error as { part?: { filename?: string } }).part;
+            const maxKb = Math.min(UPLOAD_MAX_SIZE_KB, Number(fields.maxSizeKb) || UPLOAD_MAX_SIZE_KB);
+            throw tooLarge(part ? cleanName(part.filename) : undefined, maxKb);
+          }
+          if (code === 'FST_FILES_LIMIT') throw badRequest(uploadMessages.tooManyFiles);
+          request.log.info({ err: error }, 'unreadable multipart upload');
+          throw badRequest(uploadMessages.badForm);
+        }
+
+        const accept = narrowAccept(fields.accept);
+        const maxKb = narrowMaxKb(fields.maxSizeKb);
+        if (received.length === 0) throw badRequest(uploadMessages.fileRequired);
+
+        // Every file is checked before any is stored: a request is taken whole or not at all.
+        const checked: (typeof uploadedFiles.$inferInsert & { file: string })[] = [];
+        for (const entry of received) {
+          const { name } = entry;
+          const extension = extensionOf(name) as UploadExtension;
+          if (!accept.includes(extension)) {
+            throw badRequest(aboutFile(name, messages.uploadBadType + accept.join('、')));
+          }
+          if (entry.size > maxKb * 1024) throw tooLarge(name, maxKb);
+          if (entry.size === 0) throw badRequest(aboutFile(name, uploadMessages.empty));
+          const verdict = inspectContent(extension, await sampleOf(entry, extension));
+          if (!verdict.ok) {
+            const text =
+              verdict.reason === 'mismatch'
+                ? uploadMessages.contentMismatch.replaceAll('{ext}', extension)
+                : uploadMessages[verdict.reason];
+            throw badRequest(aboutFile(name, text));
+          }
+          const day = toIso(new Date()).slice(0, 10).replaceAll('-', '');
+          checked.push({
+            key: `${day}/${randomBytes(16).toString('hex')}.${extension}`,
+            originalName: name,
+            contentType: verdict.contentType,
+            sizeBytes: entry.size,
+            sha256: entry.sha256,
+            uploadedBy: caller.id,
+            file: entry.file,
+          });
+        }
+
+        const stored: string[] = [];
+        try {
+          for (const file of checked) {
+            await storage.putFile(file.key, file.file, file.contentType);
+            stored.push(file.key);
+          }
+          await app.db.transaction(async (tx) => {
+            for (const { file: _file, ...row } of checked) {
+              const [inserted] = await tx.insert(uploadedFiles).values(row).returning();
+              const { id: _id, createdAt: _createdAt, ...recorded } = inserted;
+              await audit(
+                request,
+                { action: 'upload', resource: 'oss', resourceId: row.key, after: recorded },
+                tx,
+              );
+            }
+          });
+        } catch (error) {
+          // Nothing half-done stays behind: files already written are removed again.
+          await Promise.all(stored.map((key) => storage.remove(key).catch(() => undefined)));
+          throw error;
+        }
+
+        const answers: UploadedFileInfo[] = checked.map((f) => ({
+          url: uploadUrl(f.key),
+          key: f.key,
+          name: f.originalName,
+          size: f.sizeBytes,
+          contentType: f.contentType,
+        }));
+        return ok(answers.length === 1 ? answers[0] : answers);
+      }
     },
   );
 

@@ -17,6 +17,8 @@ export interface StoredObject {
 export interface FileStorage {
   /** Stores the bytes under the key (replacing nothing: keys are fresh). */
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** Stores a received file under the key, moving it (the caller's copy is gone afterwards). */
+  putFile(key: string, file: string, contentType: string): Promise<void>;
   /** The stored bytes, or undefined when there is no such key. */
   get(key: string): Promise<StoredObject | undefined>;
   /** Removes the key; removing a missing key is not an error. */
@@ -48,6 +50,19 @@ export function localDiskStorage(root: string): FileStorage {
       } catch (error) {
         await fs.rm(temporary, { force: true });
         throw error;
+      }
+    },
+
+    async putFile(key, source) {
+      const file = fileOf(key);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      try {
+        await fs.rename(source, file);
+      } catch (error) {
+        // Another file system (DATA_DIR/tmp mounted apart): copy, then drop the received copy.
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        await fs.copyFile(source, file, fs.constants.COPYFILE_EXCL);
+        await fs.rm(source, { force: true });
       }
     },
 
