@@ -11,6 +11,13 @@ export const COOKIE_EXPIRES_DAYS = 1;
 /** Cookie names holding the tokens. */
 export const ACCESS_TOKEN_COOKIE = 'access_token';
 export const REFRESH_TOKEN_COOKIE = 'refresh_token';
+/**
+ * Local-storage key of when the access token should be renewed (Unix ms): shared by the console's
+ * tabs, so whichever tab is in use renews it ahead of its expiry.
+ */
+export const ACCESS_TOKEN_RENEW_AT_KEY = 'access_token_renew_at';
+/** The share of an access token's life after which the console renews it. */
+export const ACCESS_TOKEN_RENEW_SHARE = 0.8;
 /** Local-storage key of the cached user info (a JSON object). */
 export const USER_INFO_KEY = 'user_info';
 /** Local-storage key and value that remember the dismissed "use Chrome" notice. */

@@ -353,3 +353,48 @@ describe('Idempotency-Key on creates', () => {
     expect(adapter.calls.map(keyOf)).toEqual([undefined, undefined]);
   });
 });
+
+describe('renewal ahead of expiry', () => {
+  const pair = (n: number) => ({
+    access_token: `access-${n}`,
+    refresh_token: `refresh-${n}`,
+    token_type: 'bearer',
+    expires_in: 10,
+    user_info: {},
+  });
+
+  it('a call after most of the token’s life renews it first, silently, and goes on with the new one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      setTokens('access-0', 'refresh-0', undefined, 10);
+      const adapter = serve((config) =>
+        config.url === endpoints.token ? { status: 200, data: pair(1) } : ok({ saved: true }),
+      );
+      // Before 80 % of its life: no renewal.
+      vi.setSystemTime(Date.now() + 7_000);
+      await api.post('/api/x/save', { name: 'A' });
+      expect(adapter.calls.map((c) => c.url)).toEqual(['/api/x/save']);
+
+      // After it: one renewal shared by the calls made together, then the calls with the new token.
+      vi.setSystemTime(Date.now() + 2_000);
+      await Promise.all([api.post('/api/x/save', { name: 'B' }), api.get('/api/x/page')]);
+      const urls = adapter.calls.slice(1).map((c) => c.url);
+      expect(urls.filter((u) => u === endpoints.token)).toHaveLength(1);
+      expect(urls[0]).toBe(endpoints.token);
+      expect(paramsOf(adapter.calls[1])).toMatchObject({ grant_type: 'refresh_token' });
+      for (const call of adapter.calls.slice(2))
+        expect(call.headers.get('Authorization')).toBe('Bearer access-1');
+      expect(reload).not.toHaveBeenCalled();
+      expect(toast).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('without a known lifetime nothing is renewed ahead (the 424 path stays)', async () => {
+    setTokens('access-0', 'refresh-0');
+    const adapter = serve(() => ok(null));
+    await api.get('/api/x/page');
+    expect(adapter.calls.map((c) => c.url)).toEqual(['/api/x/page']);
+  });
+});

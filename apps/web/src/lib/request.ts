@@ -23,7 +23,14 @@ import {
   type TokenResponse,
 } from '@cowork/contract';
 import { currentAddress, isLoginPath, loginAddress, navigateTo, reloadPage } from './navigation.ts';
-import { endSession, getAccessToken, getRefreshToken, mergeUserInfo, setTokens } from './session.ts';
+import {
+  accessTokenDue,
+  endSession,
+  getAccessToken,
+  getRefreshToken,
+  mergeUserInfo,
+  setTokens,
+} from './session.ts';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -95,8 +102,42 @@ function keyCreate(config: InternalAxiosRequestConfig) {
   config.headers.set(IDEMPOTENCY_KEY_HEADER, key);
 }
 
+/**
+ * Renewal ahead of expiry: once the access token has used most of its life (session.ts records
+ * when), the next call first renews it, silently and without a reload, so a form filled slowly is
+ * saved rather than met by a 424 and a reload. Calls made together share one renewal; a renewal that
+ * fails leaves the call to the 424/401 handling below.
+ */
+let renewing: Promise<void> | null = null;
+
+async function renewAhead(): Promise<void> {
+  const refreshToken = getRefreshToken();
+  if (!refreshToken) return;
+  try {
+    const answer = await request.post<TokenResponse, TokenResponse>(endpoints.token, null, {
+      params: {
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: ADMIN_CLIENT_ID,
+        client_secret: ADMIN_CLIENT_SECRET,
+      },
+      isRefresh: true,
+    });
+    if (answer?.access_token && answer.refresh_token) {
+      setTokens(answer.access_token, answer.refresh_token, undefined, answer.expires_in);
+      mergeUserInfo(answer.user_info);
+    }
+  } catch {
+    // The call goes on with the token it has; a 424 or 401 is handled as before.
+  }
+}
+
 // A request without a token sends an empty Authorization header; with one, the bearer token.
-request.interceptors.request.use((config) => {
+request.interceptors.request.use(async (config) => {
+  if (!isTokenUrl(config.url) && !config.isRefresh && accessTokenDue()) {
+    renewing ??= renewAhead().finally(() => (renewing = null));
+    await renewing;
+  }
   const token = getAccessToken();
   config.headers.set('Authorization', token ? `Bearer ${token}` : '');
   keyCreate(config);
@@ -207,7 +248,7 @@ async function runRefresh(): Promise<void> {
       isRefresh: true,
     });
     if (!answer?.access_token || !answer.refresh_token) throw new Error('no token in the answer');
-    setTokens(answer.access_token, answer.refresh_token);
+    setTokens(answer.access_token, answer.refresh_token, undefined, answer.expires_in);
     mergeUserInfo(answer.user_info);
     reloadPage();
   } catch {

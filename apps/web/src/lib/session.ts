@@ -4,6 +4,8 @@
 import Cookies from 'js-cookie';
 import {
   ACCESS_TOKEN_COOKIE,
+  ACCESS_TOKEN_RENEW_AT_KEY,
+  ACCESS_TOKEN_RENEW_SHARE,
   COOKIE_EXPIRES_DAYS,
   REFRESH_TOKEN_COOKIE,
   USER_INFO_KEY,
@@ -16,7 +18,20 @@ import { setShellState } from './shell-state.ts';
 export const getAccessToken = (): string | undefined => Cookies.get(ACCESS_TOKEN_COOKIE);
 export const getRefreshToken = (): string | undefined => Cookies.get(REFRESH_TOKEN_COOKIE);
 
-export function setTokens(accessToken: string, refreshToken: string, expires = COOKIE_EXPIRES_DAYS): void {
+/**
+ * Stores a new token pair. `expiresIn` (seconds, from the token answer) sets when the console will
+ * renew the access token ahead of its expiry (lib/request.ts renews before the next call after it).
+ */
+export function setTokens(
+  accessToken: string,
+  refreshToken: string,
+  expires = COOKIE_EXPIRES_DAYS,
+  expiresIn?: number,
+): void {
+  if (expiresIn && expiresIn > 0) {
+    const renewAt = Date.now() + expiresIn * 1000 * ACCESS_TOKEN_RENEW_SHARE;
+    localStorage.setItem(ACCESS_TOKEN_RENEW_AT_KEY, String(Math.round(renewAt)));
+  } else localStorage.removeItem(ACCESS_TOKEN_RENEW_AT_KEY);
   // Secure over https, so the tokens never travel on a plain-http request to the same host.
   const secure = window.location.protocol === 'https:';
   const options = { expires, path: '/', sameSite: 'lax' as const, secure };
@@ -58,6 +73,12 @@ function cookiePaths(): string[] {
   return paths;
 }
 
+/** Whether the access token is due for renewal (its renewal time, if the console knows it, passed). */
+export function accessTokenDue(now = Date.now()): boolean {
+  const renewAt = Number(localStorage.getItem(ACCESS_TOKEN_RENEW_AT_KEY));
+  return renewAt > 0 && now >= renewAt;
+}
+
 /** Removes both token cookies and the cached user info. */
 export function clearSession(): void {
   for (const path of cookiePaths()) {
@@ -65,6 +86,7 @@ export function clearSession(): void {
     Cookies.remove(REFRESH_TOKEN_COOKIE, { path });
   }
   localStorage.removeItem(USER_INFO_KEY);
+  localStorage.removeItem(ACCESS_TOKEN_RENEW_AT_KEY);
 }
 
 const sessionEndListeners = new Set<() => void>();

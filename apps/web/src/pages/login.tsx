@@ -38,7 +38,7 @@ export default function LoginPage() {
         requestPasswordToken(username.trim(), password),
         import('../lib/query-client.ts'),
       ]);
-      setTokens(answer.access_token, answer.refresh_token);
+      setTokens(answer.access_token, answer.refresh_token, undefined, answer.expires_in);
       queryClient.clear();
       queryClient.setQueryData(queryKeys.userInfo, mergeUserInfo(answer.user_info));
       navigate(safeReturnPath(search.get('url')), { replace: true });
