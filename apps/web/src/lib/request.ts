@@ -110,26 +110,27 @@ function keyCreate(config: InternalAxiosRequestConfig) {
  */
 let renewing: Promise<void> | null = null;
 
+/** Trades the refresh token for a new pair and stores it; rejects when that fails. */
+async function renewTokens(refreshToken: string): Promise<void> {
+  const answer = await request.post<TokenResponse, TokenResponse>(endpoints.token, null, {
+    params: {
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: ADMIN_CLIENT_ID,
+      client_secret: ADMIN_CLIENT_SECRET,
+    },
+    isRefresh: true,
+  });
+  if (!answer?.access_token || !answer.refresh_token) throw new Error('no token in the answer');
+  setTokens(answer.access_token, answer.refresh_token, undefined, answer.expires_in);
+  mergeUserInfo(answer.user_info);
+}
+
 async function renewAhead(): Promise<void> {
   const refreshToken = getRefreshToken();
   if (!refreshToken) return;
-  try {
-    const answer = await request.post<TokenResponse, TokenResponse>(endpoints.token, null, {
-      params: {
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        client_id: ADMIN_CLIENT_ID,
-        client_secret: ADMIN_CLIENT_SECRET,
-      },
-      isRefresh: true,
-    });
-    if (answer?.access_token && answer.refresh_token) {
-      setTokens(answer.access_token, answer.refresh_token, undefined, answer.expires_in);
-      mergeUserInfo(answer.user_info);
-    }
-  } catch {
-    // The call goes on with the token it has; a 424 or 401 is handled as before.
-  }
+  // On failure the call goes on with the token it has; a 424 or 401 is handled as before.
+  await renewTokens(refreshToken).catch(() => undefined);
 }
 
 // A request without a token sends an empty Authorization header; with one, the bearer token.
@@ -238,18 +239,7 @@ async function runRefresh(): Promise<void> {
     return;
   }
   try {
-    const answer = await request.post<TokenResponse, TokenResponse>(endpoints.token, null, {
-      params: {
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        client_id: ADMIN_CLIENT_ID,
-        client_secret: ADMIN_CLIENT_SECRET,
-      },
-      isRefresh: true,
-    });
-    if (!answer?.access_token || !answer.refresh_token) throw new Error('no token in the answer');
-    setTokens(answer.access_token, answer.refresh_token, undefined, answer.expires_in);
-    mergeUserInfo(answer.user_info);
+    await renewTokens(refreshToken);
     reloadPage();
   } catch {
     signOutAfterFailedRefresh();

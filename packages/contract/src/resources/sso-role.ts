@@ -76,14 +76,7 @@ export const roleGroupBody = z.object({
     .trim()
     .min(1, '请填写分组名称')
     .max(50, '分组名称最多 50 个字符，请删减后重试'),
-  sort: numeric(
-    z
-      .number({ error: '排序必须是整数' })
-      .int('排序必须是整数')
-      .min(0, '排序不能小于 0')
-      .max(INT32_MAX, `排序不能大于 ${INT32_MAX}`)
-      .default(0),
-  ),
+  sort: field.sort().schema,
 });
 
 /** One API route of the catalogue. */
