@@ -57,6 +57,25 @@ const envSchema = z.object({
   DATABASE_QUERY_TIMEOUT_MS: positiveMillis(1500),
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
   MQTT_URL: z.url({ error: 'must be a URL such as mqtt://host:1883' }).optional(),
+  /** Where uploaded files live: `local` (DATA_DIR/uploads) or `s3` (an S3-compatible bucket). */
+  STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 of a-z 0-9 . -)')
+    .optional(),
+  S3_ENDPOINT: z.url({ error: 'must be a URL such as http://minio:9000' }).optional(),
+  S3_REGION: z.string().min(1, 'must not be empty').default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1, 'must not be empty').optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1, 'must not be empty').optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
+  /** Prepended to every key, so one bucket can serve several deployments (e.g. `cowork/`). */
+  S3_PREFIX: z
+    .string()
+    .regex(/^(?:[A-Za-z0-9_-]+\/)*$/, 'must be folder names ending in / (letters, digits, _ and -)')
+    .default(''),
   ADMIN_PASSWORD: z
     .string()
     .optional()
@@ -103,6 +122,8 @@ export interface Config {
   databaseQueryTimeoutMs: number;
   dataDir: string;
   mqttUrl: string | undefined;
+  /** Where uploads are stored; several instances need `s3` (a shared bucket). */
+  storage: StorageConfig;
   adminPassword: string | undefined;
   accessTokenTtl: number;
   refreshTokenTtl: number;
@@ -121,6 +142,19 @@ export interface Config {
 }
 
 export type TrustProxy = false | number | string[];
+
+export type StorageConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      bucket: string;
+      endpoint: string | undefined;
+      region: string;
+      /** Unset: the AWS SDK's own chain (environment, instance role, …). */
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      forcePathStyle: boolean;
+      prefix: string;
+    };
 
 /** proxy-addr's names for whole ranges, accepted in a TRUST_PROXY list. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -170,6 +204,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment: ${lines.join('; ')}`);
   }
   const e = parsed.data;
+  const missing = [
+    e.STORAGE === 's3' && !e.S3_BUCKET && 'S3_BUCKET is required when STORAGE=s3',
+    !e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY &&
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+  ].filter(Boolean);
+  if (missing.length > 0) throw new ConfigError(`Invalid environment: ${missing.join('; ')}`);
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -179,6 +219,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
     dataDir: path.resolve(baseDir(), e.DATA_DIR),
     mqttUrl: e.MQTT_URL,
+    storage:
+      e.STORAGE === 's3'
+        ? {
+            kind: 's3',
+            bucket: e.S3_BUCKET!,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            credentials:
+              e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+                ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+                : undefined,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            prefix: e.S3_PREFIX,
+          }
+        : { kind: 'local' },
     adminPassword: e.ADMIN_PASSWORD,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,

@@ -162,7 +162,7 @@ async function sampleOf(received: Received, extension: string): Promise<Buffer> 
 }
 
 export const ossRoutes: FastifyPluginAsyncZod = async (app) => {
-  const storage = openStorage(app.config);
+  const storage = await openStorage(app.config);
   const tmpDir = path.join(app.config.dataDir, 'tmp');
   await fs.mkdir(tmpDir, { recursive: true });
 
