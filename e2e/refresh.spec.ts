@@ -33,3 +33,34 @@ test('an expired access token is refreshed once, transparently', async ({ page }
   await expect(page).toHaveURL(/\/system\/log$/);
   expect(refreshes).toHaveLength(1);
 });
+
+test('a form being filled when the token expires comes back after the reload, with a note', async ({
+  page,
+}) => {
+  await signIn(page, demo.yunying);
+  await page.goto('/clue/place');
+  await page.getByRole('button', { name: '新建定制场地线索' }).click();
+  const drawer = page.getByRole('dialog', { name: '新建定制场地线索' });
+  await drawer.getByLabel('联系人', { exact: true }).fill('续期保留');
+  await drawer.getByLabel('联系电话', { exact: true }).fill('13955556666');
+  await drawer.getByLabel('公司名称', { exact: true }).fill('续期保留科技有限公司');
+  await drawer.getByLabel('人数', { exact: true }).fill('42');
+  // Past the token's life, without the renewal hint: 保存 meets the spec's 424, refresh and reload.
+  await page.waitForTimeout(5_000);
+  await page.evaluate((key) => localStorage.removeItem(key), ACCESS_TOKEN_RENEW_AT_KEY);
+  await drawer.getByRole('button', { name: /保\s*存/ }).click();
+
+  await expect(page.getByText('您未保存的内容已恢复，请检查后点击“保存”')).toBeVisible();
+  const reopened = page.getByRole('dialog', { name: '新建定制场地线索' });
+  await expect(reopened.getByLabel('联系人', { exact: true })).toHaveValue('续期保留');
+  await expect(reopened.getByLabel('联系电话', { exact: true })).toHaveValue('13955556666');
+  await expect(reopened.getByLabel('人数', { exact: true })).toHaveValue('42');
+  // Nothing was saved by the refused call; saving now saves it once.
+  await reopened.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('定制场地线索已新建')).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: '续期保留' })).toHaveCount(1);
+  // Taken once: another reload opens the plain list.
+  await page.reload();
+  await expect(page.getByRole('table')).toContainText('续期保留');
+  await expect(page.getByRole('dialog', { name: '新建定制场地线索' })).toBeHidden();
+});

@@ -22,6 +22,7 @@ import {
   type Envelope,
   type TokenResponse,
 } from '@cowork/contract';
+import { keepOpenForms } from './form-drafts.ts';
 import { currentAddress, isLoginPath, loginAddress, navigateTo, reloadPage } from './navigation.ts';
 import {
   accessTokenDue,
@@ -195,6 +196,7 @@ function onError(error: unknown) {
   if (config?.isRefresh) return Promise.reject(new RequestError(serverText ?? error.message, code, status));
 
   if (status === 401) {
+    keepOpenForms();
     const address = currentAddress();
     endSession();
     if (!isLoginPath(window.location.pathname)) navigateTo(loginAddress(address));
@@ -240,6 +242,7 @@ async function runRefresh(): Promise<void> {
   }
   try {
     await renewTokens(refreshToken);
+    keepOpenForms();
     reloadPage();
   } catch {
     signOutAfterFailedRefresh();
@@ -247,6 +250,7 @@ async function runRefresh(): Promise<void> {
 }
 
 function signOutAfterFailedRefresh() {
+  keepOpenForms();
   const address = currentAddress();
   endSession();
   refreshing = null;

@@ -19,6 +19,7 @@ import {
   type OrderResource,
 } from '@cowork/contract/resources/order';
 import { BOOKING_STEP_MINUTES } from '@cowork/contract/resources/station';
+import { useKeptForm } from '../../lib/form-drafts.ts';
 import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
@@ -56,15 +57,27 @@ export function CreateOrderDrawer({
   resource,
   open,
   onClose,
+  onReopen,
 }: {
   resource: OrderResource;
   open: boolean;
   onClose: () => void;
+  /** Opens the drawer again after an expired session reloaded the page, with what was typed. */
+  onReopen: () => void;
 }) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const paths = orderPaths(resource);
   const [form] = Form.useForm<Values>();
+  useKeptForm(
+    `order-create:${resource.key}`,
+    open,
+    () => ({ context: null, values: form.getFieldsValue(true) as Record<string, unknown> }),
+    ({ values }) => {
+      form.setFieldsValue(values);
+      onReopen();
+    },
+  );
   const productId = Form.useWatch('productId', form);
   const from = Form.useWatch('from', form);
   const to = Form.useWatch('to', form);

@@ -470,7 +470,12 @@ export function OrderPage({ resource }: { resource: OrderResource }) {
       />
       <OrderDrawer resource={resource} id={viewing} onClose={() => setViewing(null)} />
       {resource.save && (
-        <CreateOrderDrawer resource={resource} open={creating} onClose={() => setCreating(false)} />
+        <CreateOrderDrawer
+          resource={resource}
+          open={creating}
+          onClose={() => setCreating(false)}
+          onReopen={() => setCreating(true)}
+        />
       )}
     </>
   );

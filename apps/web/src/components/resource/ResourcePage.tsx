@@ -34,6 +34,7 @@ import { dayOfBound, dayRangeToIso } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import { usePermission } from '../PermissionGate.tsx';
 import { FieldCell, FieldInput, schemaRule, useListOptions } from './field-input.tsx';
+import { useKeptForm } from '../../lib/form-drafts.ts';
 import { EditDrawer, SearchButtons, Toolbar } from './page-parts.tsx';
 import { pageMoved, usePagedQuery } from './use-paged-query.ts';
 import './resource.css';
@@ -225,6 +226,18 @@ export function ResourcePage<F extends Fields>({
     }
     searchBy(filters);
   };
+
+  // An expired session reloads the page: the open drawer comes back with what was typed in it.
+  useKeptForm(
+    `resource:${resource.key}`,
+    editing !== null,
+    () => ({ context: editing, values: editForm.getFieldsValue(true) as Record<string, unknown> }),
+    ({ context, values }) => {
+      editForm.resetFields();
+      editForm.setFieldsValue(values);
+      setEditing(context as ResourceRecord | 'new');
+    },
+  );
 
   const openEditor = async (record: ResourceRecord | 'new') => {
     editForm.resetFields();

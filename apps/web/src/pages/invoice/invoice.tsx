@@ -29,6 +29,7 @@ import { FieldCell, FieldInput, schemaRule } from '../../components/resource/fie
 import { EditDrawer } from '../../components/resource/page-parts.tsx';
 import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
 import { Upload } from '../../components/Upload.tsx';
+import { useKeptForm } from '../../lib/form-drafts.ts';
 import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
@@ -75,16 +76,29 @@ function SaveDrawer({
   open,
   onClose,
   onSaved,
+  onReopen,
 }: {
   resource: InvoiceResource;
   open: boolean;
   onClose: () => void;
   onSaved: (id: number) => void;
+  /** Opens the drawer again after an expired session reloaded the page, with what was typed. */
+  onReopen: () => void;
 }) {
   const { message } = App.useApp();
   const paths = invoicePaths(resource);
   const [form] = Form.useForm();
   const [phone, setPhone] = useState('');
+  useKeptForm(
+    `invoice-save:${resource.key}`,
+    open,
+    () => ({ context: null, values: form.getFieldsValue(true) as Record<string, unknown> }),
+    ({ values }) => {
+      form.setFieldsValue(values);
+      if (typeof values.memberPhone === 'string') setPhone(values.memberPhone);
+      onReopen();
+    },
+  );
   const titleType = Form.useWatch('titleType', form) as string | undefined;
   const options = useQuery({
     queryKey: [resource.key, 'invoiceable-orders', phone],
@@ -527,6 +541,7 @@ export default function InvoicePage() {
         open={dialog?.kind === 'save'}
         onClose={() => setDialog(null)}
         onSaved={done}
+        onReopen={() => setDialog({ kind: 'save' })}
       />
       <IssueDrawer
         resource={resource}

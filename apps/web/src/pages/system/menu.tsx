@@ -29,6 +29,7 @@ import {
 } from '@cowork/contract/resources/sso-menu';
 import { usePermission } from '../../components/PermissionGate.tsx';
 import { FieldInput, schemaRule } from '../../components/resource/field-input.tsx';
+import { useKeptForm } from '../../lib/form-drafts.ts';
 import { EditDrawer, Toolbar } from '../../components/resource/page-parts.tsx';
 import { Upload } from '../../components/Upload.tsx';
 import { events } from '../../lib/events.ts';
@@ -139,6 +140,17 @@ export default function MenuPage() {
     }
     setEditing(next);
   };
+  // An expired session reloads the page: the open drawer comes back with what was typed in it.
+  useKeptForm(
+    'sso-menu',
+    editing !== null,
+    () => ({ context: editing, values: form.getFieldsValue(true) as Record<string, unknown> }),
+    ({ context, values }) => {
+      form.resetFields();
+      form.setFieldsValue(values);
+      setEditing(context as Editing);
+    },
+  );
 
   /** Parents a menu of the chosen type may sit under (never itself). */
   const parentOptions = useMemo(() => {
