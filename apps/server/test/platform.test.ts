@@ -4,7 +4,14 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { endpoints, MENU_ICON_BASE, menuGroups, menuRoutes, messages } from '@cowork/contract';
+import {
+  endpoints,
+  MENU_ICON_BASE,
+  menuGroups,
+  menuRoutes,
+  messages,
+  uploadEndpoints,
+} from '@cowork/contract';
 import { buildApp } from '../src/app.ts';
 import type { Database } from '../src/db/client.ts';
 import { ssoUsers } from '../src/db/schema.ts';
@@ -163,6 +170,12 @@ describe('API docs', () => {
     const editBody =
       doc.paths[endpoints.userEditPassword].post.requestBody.content['application/json'].schema;
     expect(editBody.required).toEqual(expect.arrayContaining(['newPassword', 'ssoUserId']));
+    // Signed-in JSON POSTs say they honour Idempotency-Key; the token endpoint and uploads do not.
+    const headerNames = (operation: { parameters?: { in: string; name: string }[] }) =>
+      (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
+    expect(headerNames(doc.paths[endpoints.userEditPassword].post)).toContain('idempotency-key');
+    expect(headerNames(doc.paths[endpoints.token].post)).not.toContain('idempotency-key');
+    expect(headerNames(doc.paths[uploadEndpoints.upload].post)).not.toContain('idempotency-key');
     // Every $ref points at a component that exists (the menu tree is recursive).
     const refs = [...res.body.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
     expect(refs).toContain('MenuItem');

@@ -16,6 +16,7 @@ import { DownloadOutlined, ImportOutlined, UploadOutlined } from '@ant-design/ic
 import { useQueryClient } from '@tanstack/react-query';
 import {
   IMPORT_MAX_BYTES,
+  IMPORT_MAX_CELL_CHARS,
   IMPORT_MAX_ROWS,
   importMessages,
   importPaths,
@@ -150,7 +151,8 @@ export function ExcelImport({ templateUrl, importUrl, title, onDone }: ExcelImpo
         <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
           <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
             请先下载模板，按“说明”工作表填写后上传（.xlsx，不超过 {IMPORT_MAX_BYTES / 1024 / 1024} MB、
-            {IMPORT_MAX_ROWS} 行）。任何一行有误时不会导入任何数据。
+            {IMPORT_MAX_ROWS} 行，每个单元格不超过 {IMPORT_MAX_CELL_CHARS}{' '}
+            个字符）。任何一行有误时不会导入任何数据。
           </Typography.Paragraph>
           <Space>
             <Button icon={<DownloadOutlined />} loading={downloading} onClick={() => void downloadTemplate()}>
