@@ -10,6 +10,8 @@ import { join } from 'node:path';
  */
 export const PORT = Number(process.env.E2E_PORT ?? 3199);
 export const SHORT_TOKEN_PORT = PORT - 1;
+/** The embedded MQTT broker of the main server (1883 may be held by a local Mosquitto). */
+export const MQTT_PORT = PORT + 10_000;
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'cowork-e2e-'));
 const dataDir = process.env.E2E_DATA_DIR;
 
@@ -62,5 +64,8 @@ export default defineConfig({
       },
     },
   ],
-  webServer: [server(PORT, 'main'), server(SHORT_TOKEN_PORT, 'short-token', { ACCESS_TOKEN_TTL: '4' })],
+  webServer: [
+    server(PORT, 'main', { MQTT_PORT: String(MQTT_PORT) }),
+    server(SHORT_TOKEN_PORT, 'short-token', { ACCESS_TOKEN_TTL: '4', MQTT_PORT: '0' }),
+  ],
 });

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { messages } from '@cowork/contract';
 import { fastifyTrustProxy, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { createDeviceLink, type DeviceLink } from './devices/link.ts';
 import { AppError } from './lib/http.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { registerAuth } from './plugins/auth.ts';
@@ -33,6 +34,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
     config: Config;
+    /** The link to door devices (devices/link.ts), started when the app is ready. */
+    devices: DeviceLink;
   }
 }
 
@@ -124,6 +127,10 @@ export async function buildApp({ config, db, logger }: BuildOptions) {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', db);
   app.decorate('config', config);
+  const deviceLink = createDeviceLink({ config, db, log: app.log });
+  app.decorate('devices', deviceLink);
+  app.addHook('onReady', () => deviceLink.start());
+  app.addHook('onClose', () => deviceLink.stop());
 
   registerErrorHandling(app);
   registerAuth(app);

@@ -57,6 +57,24 @@ const envSchema = z.object({
   DATABASE_QUERY_TIMEOUT_MS: positiveMillis(1500),
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
   MQTT_URL: z.url({ error: 'must be a URL such as mqtt://host:1883' }).optional(),
+  /** The embedded broker's port when MQTT_URL is unset. */
+  MQTT_PORT: z.coerce
+    .number({ error: 'must be a port number' })
+    .int('must be a port number')
+    .min(0, 'must be from 0 to 65535')
+    .max(65535, 'must be from 0 to 65535')
+    .default(1883),
+  /** The fleet enrolment key unregistered devices connect with (development default below). */
+  DEVICE_ENROL_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Encrypts secrets at rest (device secrets); unset: generated into DATA_DIR/secret.key. */
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Simulated demo door devices run in process with demo data (0 turns them off). */
+  DEMO_DEVICES: z.coerce
+    .number({ error: 'must be a number of devices' })
+    .int('must be a whole number')
+    .min(0, 'must be from 0 to 50')
+    .max(50, 'must be from 0 to 50')
+    .default(3),
   /** Where uploaded files live: `local` (DATA_DIR/uploads) or `s3` (an S3-compatible bucket). */
   STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
   S3_BUCKET: z
@@ -122,6 +140,12 @@ export interface Config {
   databaseQueryTimeoutMs: number;
   dataDir: string;
   mqttUrl: string | undefined;
+  mqttPort: number;
+  /** DEVICE_ENROL_KEY, or the development default (refused in production). */
+  deviceEnrolKey: string;
+  deviceEnrolKeyIsDefault: boolean;
+  secretKey: string | undefined;
+  demoDevices: number;
   /** Where uploads are stored; several instances need `s3` (a shared bucket). */
   storage: StorageConfig;
   adminPassword: string | undefined;
@@ -190,6 +214,9 @@ export function parseTrustProxy(value: string): TrustProxy | undefined {
 export const fastifyTrustProxy = (trust: TrustProxy) =>
   typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 
+/** Printed at start in development, like the demo sign-ins; production must set its own. */
+export const DEVELOPMENT_ENROL_KEY = 'cowork-dev-enrol-key';
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -209,6 +236,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     !e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY &&
       'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
   ].filter(Boolean);
+  if (e.NODE_ENV === 'production' && !e.DEVICE_ENROL_KEY)
+    missing.push('DEVICE_ENROL_KEY is required in production (the development default is public)');
   if (missing.length > 0) throw new ConfigError(`Invalid environment: ${missing.join('; ')}`);
   return {
     nodeEnv: e.NODE_ENV,
@@ -219,6 +248,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
     dataDir: path.resolve(baseDir(), e.DATA_DIR),
     mqttUrl: e.MQTT_URL,
+    mqttPort: e.MQTT_PORT,
+    deviceEnrolKey: e.DEVICE_ENROL_KEY ?? DEVELOPMENT_ENROL_KEY,
+    deviceEnrolKeyIsDefault: e.DEVICE_ENROL_KEY === undefined,
+    secretKey: e.SECRET_KEY,
+    demoDevices: e.DEMO_DEVICES,
     storage:
       e.STORAGE === 's3'
         ? {

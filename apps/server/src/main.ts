@@ -41,6 +41,20 @@ async function main() {
       `API docs: http://${shownHost}:${config.port}/api/docs`,
       `Database: ${handle.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
     ];
+    const link = app.devices.status();
+    lines.push(
+      link.up
+        ? `Door devices: MQTT at ${link.url}${link.mode === 'external' ? ' (MQTT_URL)' : ' (embedded broker, MQTT_PORT)'}`
+        : `Door devices: link down (${link.reason}); set MQTT_PORT to a free port or MQTT_URL to a broker`,
+    );
+    if (app.devices.secretKeyGenerated)
+      lines.push(
+        `Secret key generated into ${app.devices.secretKeyGenerated} (set SECRET_KEY to keep it elsewhere; keep a copy: device secrets are encrypted with it)`,
+      );
+    if (config.deviceEnrolKeyIsDefault)
+      lines.push(
+        `Device enrolment key (development default; set DEVICE_ENROL_KEY): ${config.deviceEnrolKey}`,
+      );
     if (config.nodeEnv !== 'production') {
       lines.push('Demo sign-ins:', ...demoSignIns.map((s) => `  ${s.username} / ${s.password}  (${s.role})`));
     }

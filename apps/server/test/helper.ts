@@ -96,6 +96,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     webDist: '/nonexistent/web-dist',
     // Many sign-ins come from one inject address; the per-minute limit has its own test.
     tokenRateLimitPerMinute: 100_000,
+    // A free port for each embedded broker (a local Mosquitto may hold 1883).
+    mqttPort: 0,
+    secretKey: 'test-secret-key-never-used-outside-tests',
     ...overrides,
   };
 }

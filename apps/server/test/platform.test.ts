@@ -39,7 +39,7 @@ describe('probes', () => {
   test('health is open and live', async () => {
     const res = await t.app.inject({ url: endpoints.health });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ code: 200, msg: messages.ok, data: { status: 'up' } });
+    expect(res.json()).toEqual({ code: 200, msg: messages.ok, data: { status: 'up', mqtt: 'up' } });
   });
 
   test('ready runs a query on the database', async () => {

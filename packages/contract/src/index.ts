@@ -10,3 +10,4 @@ export * from './area.ts';
 export * from './upload.ts';
 export * from './urls.ts';
 export * from './excel-import.ts';
+export * from './devices.ts';

@@ -32,8 +32,8 @@ export const superAdminRole: RoleDefinition = {
 export const operationRole: RoleDefinition = {
   code: 'operation',
   name: '运营',
-  description: '管理产品、订单与线索',
-  grants: { groups: { product: all, order: all, clue: all } },
+  description: '管理产品、订单、线索与门禁设备',
+  grants: { groups: { product: all, order: all, clue: all, hardware: all } },
 };
 
 export const financeRole: RoleDefinition = {

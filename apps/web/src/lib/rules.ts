@@ -48,4 +48,6 @@ export const rules = {
   optionalEmail: [ruleFrom(checkOptionalEmail)],
   idCard: [ruleFrom(checkIdCard, { required: true })],
   dateRange: [ruleFrom(checkDateRange, { required: true })],
+  /** A range filter: empty is fine, a range must have both ends (the spec's validator). */
+  dateRangeOptional: [ruleFrom((v) => (v === null || v === undefined ? undefined : checkDateRange(v)))],
 } satisfies Record<string, FormRule[]>;

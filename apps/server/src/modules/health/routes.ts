@@ -8,6 +8,8 @@ import { envelope, errorEnvelope, failure, ok } from '../../lib/http.ts';
 import { outageMessages } from '../../plugins/errors.ts';
 
 const status = z.object({ status: z.string() });
+/** The process is up; `mqtt` says whether the device link is (a taken MQTT_PORT leaves it down). */
+const health = status.extend({ mqtt: z.enum(['up', 'down']), mqttReason: z.string().optional() });
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -16,12 +18,19 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { public: true },
       schema: {
         tags: ['health'],
-        summary: 'The process is up',
+        summary: 'The process is up, and whether the device link (MQTT) is',
         security: [],
-        response: { 200: envelope(status) },
+        response: { 200: envelope(health) },
       },
     },
-    async () => ok({ status: 'up' }),
+    async () => {
+      const link = app.devices.status();
+      return ok({
+        status: 'up',
+        mqtt: link.up ? 'up' : 'down',
+        ...(link.up ? {} : { mqttReason: link.reason }),
+      });
+    },
   );
 
   app.get(

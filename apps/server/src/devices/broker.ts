@@ -1,0 +1,171 @@
+/**
+ * The embedded MQTT broker (aedes) used when MQTT_URL is unset. It enforces the protocol's
+ * credentials (client id = username = sn; password = the device secret, or the enrolment key for a
+ * device not yet registered, which may only publish `hello`) and topic rules (a device publishes
+ * and subscribes only under its own `devices/{sn}/`), and cuts a connection announcing a packet
+ * larger than the protocol allows before its body is buffered.
+ */
+import crypto from 'node:crypto';
+import net from 'node:net';
+import { Duplex, Transform, type TransformCallback } from 'node:stream';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { DEVICE_MAX_PAYLOAD_BYTES, DEVICE_SN_PATTERN } from '@cowork/contract';
+import { parseTopic } from './protocol.ts';
+
+/** What a connecting sn may use as its password. */
+export type Credentials = { registered: true; secrets: string[] } | { registered: false };
+
+export type DeviceRole = 'device' | 'enrol';
+
+/** The protocol's payload plus room for the topic and headers of one PUBLISH. */
+const MAX_PACKET_BYTES = DEVICE_MAX_PAYLOAD_BYTES + 1024;
+
+export interface EmbeddedBroker {
+  aedes: Aedes;
+  port: number;
+  /** Disconnects a device now (unregister, a secret rotated). */
+  kick(sn: string): void;
+  close(): Promise<void>;
+}
+
+const authError = (code: 4 | 5, message: string) =>
+  Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
+
+const equalText = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  // Constant time in the secret's content; lengths of secrets are public (43 characters).
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+};
+
+export async function startEmbeddedBroker(options: {
+  port: number;
+  host?: string;
+  enrolKey: string;
+  credentials: (sn: string) => Promise<Credentials>;
+  /** A connection that broke a rule (oversized packet, refused topic): counted by the link. */
+  onRefused?: (sn: string | undefined, reason: string) => void;
+}): Promise<EmbeddedBroker> {
+  const roles = new WeakMap<Client, DeviceRole>();
+  const aedes = await Aedes.createBroker({
+    maxClientsIdLength: 64,
+    authenticate(client, username, password, done) {
+      const sn = client.id;
+      if (!DEVICE_SN_PATTERN.test(sn) || username !== sn || !password)
+        return done(authError(4, 'client id, username and sn must agree'), false);
+      const given = password.toString('utf8');
+      options.credentials(sn).then(
+        (credentials) => {
+          if (credentials.registered) {
+            if (credentials.secrets.some((secret) => equalText(secret, given))) {
+              roles.set(client, 'device');
+              return done(null, true);
+            }
+          } else if (equalText(options.enrolKey, given)) {
+            roles.set(client, 'enrol');
+            return done(null, true);
+          }
+          return done(authError(4, 'bad credentials'), false);
+        },
+        () => done(authError(4, 'credentials unavailable'), false),
+      );
+    },
+    authorizePublish(client, packet, callback) {
+      if (!client) return callback(null); // the server's own messages
+      const topic = parseTopic(packet.topic);
+      const refuse = (reason: string) => {
+        // Counted against a registered device only (an enrolling client's will is not its fault).
+        if (roles.get(client) === 'device') options.onRefused?.(client.id, reason);
+        callback(new Error(reason));
+      };
+      if (!topic || topic.sn !== client.id || topic.kind === 'cmd') return refuse('topic');
+      if (packet.payload.length > DEVICE_MAX_PAYLOAD_BYTES) return refuse('oversized');
+      if (roles.get(client) === 'enrol') {
+        // An unregistered device may say hello and nothing else.
+        if (topic.kind !== 'evt' || !isHello(packet.payload)) return refuse('enrol-only-hello');
+      }
+      callback(null);
+    },
+    authorizeSubscribe(client, subscription, callback) {
+      const topic = parseTopic(subscription.topic);
+      if (!topic || topic.sn !== client.id || topic.kind !== 'cmd') return callback(new Error('topic'));
+      callback(null, subscription);
+    },
+  });
+
+  const server = net.createServer((socket) =>
+    aedes.handle(guarded(socket, () => options.onRefused?.(undefined, 'oversized'))),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as net.AddressInfo).port;
+
+  return {
+    aedes,
+    port,
+    kick(sn) {
+      const client = (aedes as unknown as { clients: Record<string, Client> }).clients[sn];
+      client?.close();
+    },
+    async close() {
+      await new Promise<void>((resolve) => aedes.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function isHello(payload: Buffer | string): boolean {
+  try {
+    return (JSON.parse(payload.toString()) as { type?: unknown }).type === 'hello';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The socket as aedes sees it, with each MQTT packet's announced length read from its fixed header
+ * as bytes arrive: a packet longer than the protocol allows closes the connection before its body
+ * is read, so no device can make the broker buffer megabytes.
+ */
+function guarded(socket: net.Socket, onOversized: () => void): Duplex {
+  let remaining = 0; // body bytes of the current packet still to pass
+  let header: number[] = []; // fixed-header bytes of the next packet read so far
+  const limit = new Transform({
+    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
+      let at = 0;
+      while (at < chunk.length) {
+        if (remaining > 0) {
+          const take = Math.min(remaining, chunk.length - at);
+          remaining -= take;
+          at += take;
+          continue;
+        }
+        header.push(chunk[at++]);
+        // header[0] is type and flags; then 1–4 bytes of remaining length, 7 bits each.
+        if (header.length >= 2 && (header[header.length - 1] & 0x80) === 0) {
+          let length = 0;
+          for (let i = 1; i < header.length; i++) length += (header[i] & 0x7f) * 128 ** (i - 1);
+          header = [];
+          if (length > MAX_PACKET_BYTES) {
+            onOversized();
+            socket.destroy();
+            return callback();
+          }
+          remaining = length;
+        } else if (header.length > 5) {
+          socket.destroy();
+          return callback();
+        }
+      }
+      callback(null, chunk);
+    },
+  });
+  socket.pipe(limit);
+  socket.on('error', () => limit.destroy());
+  return Duplex.from({ readable: limit, writable: socket }) as Duplex;
+}

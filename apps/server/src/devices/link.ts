@@ -1,0 +1,526 @@
+/**
+ * The server's side of DEVICE-PROTOCOL.md: one link per API instance, over the embedded broker
+ * (MQTT_URL unset) or as a client of an external one. It sends signed commands and waits for their
+ * acks, believes only signed, fresh, unseen messages, keeps online/offline and last seen, writes
+ * every door event to the open log once, and counts what it drops per device.
+ *
+ * Several instances on one external broker each subscribe to every device's events: an ack reaches
+ * the instance that waits for it; a door event is logged once (its id is unique in the database);
+ * the sync after a hello is sent by the one instance that claims that hello's id.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import mqtt from 'mqtt';
+import {
+  DEVICE_ACK_TIMEOUT_MS,
+  DEVICE_OFFLINE_AFTER_MS,
+  DEVICE_SN_PATTERN,
+  deviceMessages,
+} from '@cowork/contract';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import {
+  deviceCommands,
+  deviceEnrolments,
+  deviceOpenLogs,
+  devices,
+  openMethodValues,
+  openResultValues,
+} from '../db/schema.ts';
+import { AppError } from '../lib/http.ts';
+import { loadSecretKey, secretBox, type SecretBox } from '../lib/secret-box.ts';
+import { startEmbeddedBroker, type Credentials, type EmbeddedBroker } from './broker.ts';
+import {
+  parseEnvelope,
+  parseTopic,
+  ReplayGuard,
+  seal,
+  signedWith,
+  topics,
+  type DropReason,
+  type Envelope,
+} from './protocol.ts';
+
+export interface LinkStatus {
+  up: boolean;
+  mode: 'embedded' | 'external';
+  /** Where devices connect (the embedded broker's port, or MQTT_URL without credentials). */
+  url: string | undefined;
+  /** Why the link is down, in Chinese. */
+  reason?: string;
+}
+
+export interface CommandActor {
+  userId: number | null;
+  name: string;
+  reason?: string;
+}
+
+export interface DeviceRow {
+  id: number;
+  sn: string;
+  name: string;
+  secret: string;
+  status: 'online' | 'offline';
+}
+
+interface Waiter {
+  resolve: (ack: { ok: boolean; error?: string }) => void;
+}
+
+/** How messages reach the broker, the same for the embedded one and an external one. */
+interface Transport {
+  publish(topic: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DeviceLink = ReturnType<typeof createDeviceLink>;
+
+const SEEN_FLUSH_MS = 5_000;
+
+export function createDeviceLink({
+  config,
+  db,
+  log,
+}: {
+  config: Config;
+  db: Database;
+  log: FastifyBaseLogger;
+}) {
+  const secretKey = loadSecretKey(config.secretKey, config.dataDir);
+  const box: SecretBox = secretBox(secretKey.key);
+  const replay = new ReplayGuard();
+  const waiters = new Map<string, Waiter>();
+  /** Last seen per sn, written in one statement every few seconds (heartbeats of many devices). */
+  const seen = new Map<string, Date>();
+  let transport: Transport | undefined;
+  let broker: EmbeddedBroker | undefined;
+  let status: LinkStatus = { up: false, mode: config.mqttUrl ? 'external' : 'embedded', url: undefined };
+  let timers: NodeJS.Timeout[] = [];
+  const doorListeners = new Set<(sn: string) => void>();
+
+  const secretsOf = async (sn: string) => {
+    const [row] = await db
+      .select({ id: devices.id, name: devices.name, secret: devices.secret, pending: devices.pendingSecret })
+      .from(devices)
+      .where(eq(devices.sn, sn));
+    if (!row) return undefined;
+    const secrets = [box.open(row.secret), ...(row.pending ? [box.open(row.pending)] : [])];
+    return { id: row.id, name: row.name, secrets };
+  };
+
+  async function credentials(sn: string): Promise<Credentials> {
+    const device = await secretsOf(sn);
+    return device ? { registered: true, secrets: device.secrets } : { registered: false };
+  }
+
+  async function countDrop(sn: string, reason: DropReason | string) {
+    log.debug({ sn, reason }, 'device message dropped');
+    await db
+      .update(devices)
+      .set({ droppedCount: sql`${devices.droppedCount} + 1`, lastDropReason: reason })
+      .where(eq(devices.sn, sn))
+      .catch(() => undefined);
+  }
+
+  async function onMessage(topic: string, payload: Buffer) {
+    const parsed = parseTopic(topic);
+    if (!parsed || parsed.kind === 'cmd') return;
+    const { sn } = parsed;
+    if (parsed.kind === 'status') return onStatus(sn, payload);
+
+    const message = parseEnvelope(payload);
+    if (typeof message === 'string') return countDrop(sn, message);
+    const device = await secretsOf(sn);
+    if (!device) {
+      // Only hello, signed with the enrolment key, is heard from a device not registered.
+      if (message.type === 'hello' && signedWith(message, config.deviceEnrolKey) && !replay.check(message))
+        await onEnrolHello(sn, message);
+      return;
+    }
+    if (!device.secrets.some((secret) => signedWith(message, secret))) return countDrop(sn, 'bad-signature');
+    const stale = replay.check(message);
+    if (stale) return countDrop(sn, stale);
+    seen.set(sn, new Date());
+
+    switch (message.type) {
+      case 'ack':
+        return onAck(device.id, message);
+      case 'hello':
+        return onHello(device.id, sn, message);
+      case 'door':
+        return onDoor(device.id, device.name, sn, message);
+      case 'heartbeat':
+        return markOnline(sn);
+      default:
+        return countDrop(sn, 'malformed');
+    }
+  }
+
+  async function onStatus(sn: string, payload: Buffer) {
+    let online: unknown;
+    try {
+      online = (JSON.parse(payload.toString()) as { online?: unknown }).online;
+    } catch {
+      return;
+    }
+    if (typeof online !== 'boolean') return;
+    if (online) return markOnline(sn);
+    seen.delete(sn);
+    await db.update(devices).set({ status: 'offline' }).where(eq(devices.sn, sn));
+  }
+
+  async function markOnline(sn: string) {
+    const now = new Date();
+    seen.set(sn, now);
+    // Only the change is written at once; last seen of devices already online is batched.
+    await db
+      .update(devices)
+      .set({ status: 'online', lastSeenAt: now })
+      .where(and(eq(devices.sn, sn), eq(devices.status, 'offline')));
+  }
+
+  const text = (value: unknown, max = 100) => (typeof value === 'string' ? value.slice(0, max) : null);
+
+  async function onEnrolHello(sn: string, message: Envelope) {
+    const p = message.params;
+    const values = {
+      model: text(p.model),
+      vendor: text(p.vendor),
+      firmware: text(p.firmware),
+      lastSeenAt: new Date(),
+    };
+    await db
+      .insert(deviceEnrolments)
+      .values({ sn, ...values })
+      .onConflictDoUpdate({ target: deviceEnrolments.sn, set: values });
+  }
+
+  async function onHello(deviceId: number, sn: string, message: Envelope) {
+    const p = message.params;
+    const claimed = await db
+      .update(devices)
+      .set({
+        model: text(p.model),
+        vendor: text(p.vendor),
+        firmware: text(p.firmware),
+        status: 'online',
+        lastSeenAt: new Date(),
+        lastHelloId: message.id,
+      })
+      .where(and(eq(devices.id, deviceId), sql`${devices.lastHelloId} is distinct from ${message.id}`))
+      .returning({ id: devices.id });
+    // Every instance hears the hello; the one whose update claimed it sends the sync.
+    if (claimed.length === 0) return;
+    await syncDevice(deviceId, { userId: null, name: 'system' }).catch((error: unknown) =>
+      log.warn({ err: error, sn }, 'sync after hello failed'),
+    );
+  }
+
+  async function onAck(deviceId: number, message: Envelope) {
+    const ref = message.params.ref;
+    if (typeof ref !== 'string') return;
+    const ok = message.params.ok === true;
+    const error = ok ? undefined : (text(message.params.error, 200) ?? '');
+    const waiter = waiters.get(ref);
+    if (!waiter) {
+      // Another instance sent it (and waits for it), or it came after the timeout: record the fate.
+      await db
+        .update(deviceCommands)
+        .set({ state: ok ? 'acked' : 'failed', error, answeredAt: new Date() })
+        .where(
+          and(
+            eq(deviceCommands.id, ref),
+            eq(deviceCommands.deviceId, deviceId),
+            eq(deviceCommands.state, 'sent'),
+          ),
+        );
+      return;
+    }
+    waiters.delete(ref);
+    waiter.resolve({ ok, error });
+  }
+
+  async function onDoor(deviceId: number, deviceName: string, sn: string, message: Envelope) {
+    const p = message.params;
+    const method = openMethodValues.find((m) => m === p.method);
+    const result = openResultValues.find((r) => r === p.result);
+    const at = typeof p.at === 'number' && Number.isFinite(p.at) ? new Date(p.at) : new Date(message.ts);
+    if (!method || !result || Number.isNaN(at.getTime())) return countDrop(sn, 'malformed');
+    // A remote opening is credited to whoever sent the last acked open-door to this device.
+    let who: string | null = null;
+    if (method === 'remote') {
+      const [command] = await db
+        .select({ byName: deviceCommands.byName })
+        .from(deviceCommands)
+        .where(and(eq(deviceCommands.deviceId, deviceId), eq(deviceCommands.type, 'open-door')))
+        .orderBy(sql`${deviceCommands.sentAt} desc`)
+        .limit(1);
+      who = command?.byName ?? null;
+    }
+    await db
+      .insert(deviceOpenLogs)
+      .values({
+        messageId: message.id,
+        deviceId,
+        sn,
+        deviceName,
+        method,
+        credential: text(p.credential, 4),
+        result,
+        reason: result === 'denied' ? text(p.reason, 200) : null,
+        who,
+        at,
+      })
+      .onConflictDoNothing({ target: deviceOpenLogs.messageId });
+    doorListeners.forEach((listener) => listener(sn));
+  }
+
+  /** Sends one signed command and waits for its ack; the row records its fate either way. */
+  async function command(
+    device: DeviceRow,
+    type: string,
+    params: Record<string, unknown>,
+    actor: CommandActor,
+  ): Promise<void> {
+    const record = async (id: string | undefined, state: 'failed' | 'timeout' | 'acked', error?: string) => {
+      if (id)
+        await db
+          .update(deviceCommands)
+          .set({ state, error, answeredAt: new Date() })
+          .where(eq(deviceCommands.id, id));
+    };
+    if (!status.up || !transport) {
+      await insertCommand(undefined, 'failed', status.reason);
+      throw new AppError(503, deviceMessages.linkDown(status.reason ?? '未启动'));
+    }
+    if (device.status !== 'online') {
+      await insertCommand(undefined, 'failed', '设备离线');
+      throw new AppError(409, deviceMessages.offline(device.name));
+    }
+    const message = seal(type, params, box.open(device.secret));
+    await insertCommand(message.id, 'sent');
+    const answer = new Promise<{ ok: boolean; error?: string } | 'timeout'>((resolve) => {
+      const timer = setTimeout(() => {
+        waiters.delete(message.id);
+        resolve('timeout');
+      }, DEVICE_ACK_TIMEOUT_MS);
+      waiters.set(message.id, {
+        resolve: (ack) => {
+          clearTimeout(timer);
+          resolve(ack);
+        },
+      });
+    });
+    try {
+      await transport.publish(topics.cmd(device.sn), JSON.stringify(message));
+    } catch (error) {
+      waiters.delete(message.id);
+      await record(message.id, 'failed', String(error));
+      throw new AppError(503, deviceMessages.linkDown(String(error)));
+    }
+    const ack = await answer;
+    if (ack === 'timeout') {
+      await record(message.id, 'timeout', '5 秒内无应答');
+      throw new AppError(504, deviceMessages.timeout(device.name));
+    }
+    if (!ack.ok) {
+      await record(message.id, 'failed', ack.error);
+      throw new AppError(409, deviceMessages.refused(device.name, ack.error ?? ''));
+    }
+    await record(message.id, 'acked');
+
+    async function insertCommand(id: string | undefined, state: 'sent' | 'failed', error?: string) {
+      await db.insert(deviceCommands).values({
+        id: id ?? randomUUID(),
+        deviceId: device.id,
+        type,
+        byUserId: actor.userId,
+        byName: actor.name,
+        reason: actor.reason ?? null,
+        state,
+        error: error ?? null,
+        answeredAt: state === 'failed' ? new Date() : null,
+      });
+    }
+  }
+
+  /** Sends the device its whole access state (replacing what it holds) and records the version acked. */
+  async function syncDevice(deviceId: number, actor: CommandActor) {
+    const [row] = await db
+      .update(devices)
+      .set({ accessVersion: sql`${devices.accessVersion} + 1` })
+      .where(eq(devices.id, deviceId))
+      .returning();
+    if (!row || row.status !== 'online') return;
+    await command(
+      row,
+      'sync',
+      { now: Date.now(), access: [], adminPasswords: row.adminPasswords, cardRules: row.cardRules },
+      actor,
+    );
+    await db
+      .update(devices)
+      .set({ ackedVersion: sql`greatest(${devices.ackedVersion}, ${row.accessVersion})` })
+      .where(eq(devices.id, deviceId));
+  }
+
+  async function flushSeen() {
+    if (seen.size === 0) return;
+    const batch = [...seen];
+    seen.clear();
+    const values = sql.join(
+      batch.map(([sn, at]) => sql`(${sn}, ${at.toISOString()}::timestamptz)`),
+      sql`, `,
+    );
+    await db.execute(
+      sql`update devices set last_seen_at = v.at, status = 'online' from (values ${values}) as v(sn, at) where devices.sn = v.sn`,
+    );
+  }
+
+  /** No heartbeat for 90 s is offline, even without a last will. */
+  async function sweepOffline() {
+    await db
+      .update(devices)
+      .set({ status: 'offline' })
+      .where(
+        and(
+          eq(devices.status, 'online'),
+          lt(devices.lastSeenAt, new Date(Date.now() - DEVICE_OFFLINE_AFTER_MS)),
+        ),
+      );
+  }
+
+  async function startEmbedded() {
+    try {
+      broker = await startEmbeddedBroker({
+        port: config.mqttPort,
+        enrolKey: config.deviceEnrolKey,
+        credentials,
+        onRefused: (sn, reason) => {
+          if (sn) void countDrop(sn, reason);
+        },
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason =
+        code === 'EADDRINUSE'
+          ? `端口 ${config.mqttPort} 已被占用`
+          : `内置 MQTT 服务无法启动（${(error as Error).message}）`;
+      status = { up: false, mode: 'embedded', url: undefined, reason };
+      log.error(
+        `Device link down: MQTT_PORT ${config.mqttPort} is ${code === 'EADDRINUSE' ? 'taken (another broker, e.g. Mosquitto, holds it)' : `unavailable (${(error as Error).message})`}; set MQTT_PORT to a free port, or MQTT_URL to use that broker. The console runs; device commands fail until then.`,
+      );
+      return;
+    }
+    const aedes = broker.aedes;
+    for (const pattern of ['devices/+/evt', 'devices/+/status']) {
+      aedes.subscribe(
+        pattern,
+        (packet, done) => {
+          void onMessage(packet.topic, Buffer.from(packet.payload)).catch((error: unknown) =>
+            log.warn({ err: error, topic: packet.topic }, 'device message failed'),
+          );
+          done();
+        },
+        () => undefined,
+      );
+    }
+    // A device gone without its will (the broker restarted with this process) is offline until heard.
+    // A database not answering yet must not stop the start (readiness says so); the sweep catches up.
+    await Promise.resolve()
+      .then(() => db.update(devices).set({ status: 'offline' }).where(eq(devices.status, 'online')))
+      .catch((error: unknown) => log.warn({ err: error }, 'could not mark devices offline at start'));
+    transport = {
+      publish: (topic, payload) =>
+        new Promise((resolve, reject) =>
+          aedes.publish(
+            { cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false },
+            (error) => (error ? reject(error) : resolve()),
+          ),
+        ),
+      close: () => broker!.close(),
+    };
+    status = { up: true, mode: 'embedded', url: `mqtt://127.0.0.1:${broker.port}` };
+  }
+
+  async function startExternal(url: string) {
+    const client = mqtt.connect(url, {
+      clientId: `cowork-server-${randomBytes(6).toString('hex')}`,
+      clean: true,
+      reconnectPeriod: 2_000,
+      connectTimeout: 5_000,
+    });
+    const shown = new URL(url);
+    shown.username = '';
+    shown.password = '';
+    status = { up: false, mode: 'external', url: shown.toString(), reason: '正在连接' };
+    client.on('connect', () => {
+      status = { up: true, mode: 'external', url: shown.toString() };
+      client.subscribe(['devices/+/evt', 'devices/+/status'], { qos: 1 });
+    });
+    client.on('close', () => {
+      status = { ...status, up: false, reason: `无法连接 ${shown.host}` };
+    });
+    client.on('error', (error) => log.warn({ err: error }, 'MQTT client error'));
+    client.on('message', (topic, payload) => {
+      void onMessage(topic, payload).catch((error: unknown) =>
+        log.warn({ err: error, topic }, 'device message failed'),
+      );
+    });
+    transport = {
+      publish: async (topic, payload) => {
+        await client.publishAsync(topic, payload, { qos: 1 });
+      },
+      close: () => client.endAsync(),
+    };
+    // Give the first connection a moment, so a console started with devices can command them at once.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 3_000);
+      client.once('connect', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  return {
+    secretKeyGenerated: secretKey.generated ? secretKey.file : undefined,
+    box,
+    status: () => status,
+    async start() {
+      if (config.mqttUrl) await startExternal(config.mqttUrl);
+      else await startEmbedded();
+      const every = (ms: number, task: () => Promise<void>) =>
+        timers.push(
+          setInterval(
+            () => void task().catch((error: unknown) => log.warn({ err: error }, 'device task failed')),
+            ms,
+          ).unref(),
+        );
+      every(SEEN_FLUSH_MS, flushSeen);
+      every(15_000, sweepOffline);
+    },
+    async stop() {
+      timers.forEach(clearInterval);
+      timers = [];
+      await flushSeen().catch(() => undefined);
+      for (const waiter of waiters.values()) waiter.resolve({ ok: false, error: 'server stopping' });
+      waiters.clear();
+      await transport?.close();
+      transport = undefined;
+      status = { ...status, up: false, reason: '已停止' };
+    },
+    command,
+    syncDevice,
+    /** Disconnects a device from the embedded broker (an external broker drops it at its next auth). */
+    kick: (sn: string) => broker?.kick(sn),
+    /** Called after every door event is logged (the simulator's tests and the dashboard). */
+    onDoor(listener: (sn: string) => void) {
+      doorListeners.add(listener);
+      return () => doorListeners.delete(listener);
+    },
+    isSn: (sn: string) => DEVICE_SN_PATTERN.test(sn),
+  };
+}

@@ -1,0 +1,264 @@
+/**
+ * A door device that follows DEVICE-PROTOCOL.md, written from that page alone: the terminal
+ * simulator (`npm run device`), the demo devices and the tests all use it. It connects with its
+ * secret (or the enrolment key until registered), says hello, checks every command's signature,
+ * clock and id, acks, keeps the access state of the last sync, and judges codes, cards and admin
+ * passwords typed at it as a real reader would, sending a `door` event for each.
+ */
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import mqtt, { type MqttClient } from 'mqtt';
+import { DEVICE_HEARTBEAT_MS } from '@cowork/contract';
+import {
+  deviceTotpKey,
+  memberTotpKey,
+  parseEnvelope,
+  ReplayGuard,
+  seal,
+  signedWith,
+  topics,
+  totpAccepts,
+  type Envelope,
+} from './protocol.ts';
+
+export interface SimulatorOptions {
+  url: string;
+  sn: string;
+  /** The device secret once registered; without it the device enrols with `enrolKey`. */
+  secret?: string;
+  enrolKey?: string;
+  model?: string;
+  vendor?: string;
+  firmware?: string;
+  heartbeatMs?: number;
+  /** What a device answers to commands: true acks every one; a function may refuse some. */
+  answer?: (command: Envelope) => { ok: true } | { ok: false; error: string } | 'silent';
+}
+
+export interface AccessEntry {
+  memberId: number;
+  phone: string;
+  validFrom: number;
+  validTo: number;
+}
+
+export interface DeviceState {
+  access: AccessEntry[];
+  adminPasswords: { id: string; sha256: string }[];
+  cardRules: { cardNo: string; validFrom: number; validTo: number }[];
+}
+
+type DoorResult = { result: 'success' } | { result: 'denied'; reason: string };
+
+export class SimulatedDevice extends EventEmitter<{
+  command: [Envelope];
+  dropped: [string];
+  door: [Record<string, unknown>];
+  connected: [];
+  secret: [string];
+}> {
+  readonly sn: string;
+  secret: string | undefined;
+  state: DeviceState = { access: [], adminPasswords: [], cardRules: [] };
+  /** Commands received and believed, in order. */
+  readonly commands: Envelope[] = [];
+  private client: MqttClient | undefined;
+  private replay = new ReplayGuard();
+  private heartbeat: NodeJS.Timeout | undefined;
+  private startedAt = Date.now();
+
+  constructor(private options: SimulatorOptions) {
+    super();
+    this.sn = options.sn;
+    this.secret = options.secret;
+  }
+
+  /** The key this device signs with now: its secret, or the enrolment key before registration. */
+  private get key(): string {
+    const key = this.secret ?? this.options.enrolKey;
+    if (!key) throw new Error('a device needs its secret or the enrolment key');
+    return key;
+  }
+
+  async connect(): Promise<void> {
+    const client = await mqtt.connectAsync(this.options.url, {
+      clientId: this.sn,
+      username: this.sn,
+      password: this.key,
+      clean: true,
+      reconnectPeriod: 0,
+      connectTimeout: 5_000,
+      will: { topic: topics.status(this.sn), payload: Buffer.from('{"online":false}'), qos: 1, retain: true },
+    });
+    this.client = client;
+    client.on('message', (topic, payload) => this.onCommand(payload));
+    await client.subscribeAsync(topics.cmd(this.sn), { qos: 1 });
+    if (this.secret) {
+      // An enrolling device may publish nothing but hello.
+      await client.publishAsync(topics.status(this.sn), '{"online":true}', { qos: 1, retain: true });
+    }
+    await this.send('hello', {
+      model: this.options.model ?? 'SIM-100',
+      vendor: this.options.vendor ?? 'cowork',
+      firmware: this.options.firmware ?? '1.0.0',
+    });
+    if (this.secret) {
+      const every = this.options.heartbeatMs ?? DEVICE_HEARTBEAT_MS;
+      this.heartbeat = setInterval(() => {
+        void this.send('heartbeat', { uptimeS: Math.round((Date.now() - this.startedAt) / 1000) }).catch(
+          () => undefined,
+        );
+      }, every);
+      this.heartbeat.unref();
+    }
+    this.emit('connected');
+  }
+
+  /** Publishes a signed message on the device's evt topic. */
+  async send(type: string, params: Record<string, unknown>): Promise<Envelope> {
+    const message = seal(type, params, this.key);
+    await this.publishRaw(JSON.stringify(message));
+    return message;
+  }
+
+  /** Publishes any payload on the evt topic (tests send bad ones). */
+  async publishRaw(payload: string | Buffer, topic = topics.evt(this.sn)): Promise<void> {
+    if (!this.client) throw new Error('not connected');
+    await this.client.publishAsync(topic, payload, { qos: 1 });
+  }
+
+  get connected(): boolean {
+    return this.client?.connected ?? false;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    const client = this.client;
+    this.client = undefined;
+    // A clean close sends no will: say offline first, as a device switched off properly does.
+    if (client?.connected && this.secret)
+      await client
+        .publishAsync(topics.status(this.sn), '{"online":false}', { qos: 1, retain: true })
+        .catch(() => undefined);
+    // A connection already cut must not wait for acks that will never come.
+    await client?.endAsync(!client.connected);
+  }
+
+  private onCommand(payload: Buffer) {
+    const message = parseEnvelope(payload);
+    if (typeof message === 'string') return this.emit('dropped', message);
+    if (!this.secret || !signedWith(message, this.secret)) return this.emit('dropped', 'bad-signature');
+    const stale = this.replay.check(message);
+    if (stale) return this.emit('dropped', stale);
+    this.commands.push(message);
+    this.emit('command', message);
+    void this.handle(message).catch(() => undefined);
+  }
+
+  private async handle(command: Envelope) {
+    const answer = this.options.answer?.(command) ?? { ok: true };
+    if (answer === 'silent') return;
+    const ack = (extra: { ok: boolean; error?: string }) => this.send('ack', { ref: command.id, ...extra });
+    if (!answer.ok) return ack(answer);
+
+    const p = command.params;
+    switch (command.type) {
+      case 'open-door': {
+        await ack({ ok: true });
+        await this.door('remote', typeof p.by === 'string' ? p.by : 'remote', { result: 'success' });
+        return;
+      }
+      case 'sync':
+        this.state = {
+          access: Array.isArray(p.access) ? (p.access as AccessEntry[]) : [],
+          adminPasswords: Array.isArray(p.adminPasswords)
+            ? (p.adminPasswords as DeviceState['adminPasswords'])
+            : [],
+          cardRules: Array.isArray(p.cardRules) ? (p.cardRules as DeviceState['cardRules']) : [],
+        };
+        return ack({ ok: true });
+      case 'clear':
+        this.state = { access: [], adminPasswords: [], cardRules: [] };
+        return ack({ ok: true });
+      case 'refresh-screen':
+        return ack({ ok: true });
+      case 'reset-config': {
+        if (typeof p.secret !== 'string' || p.secret.length < 16)
+          return ack({ ok: false, error: 'secret missing' });
+        await ack({ ok: true }); // signed with the old secret, as the protocol says
+        this.secret = p.secret;
+        this.emit('secret', p.secret);
+        await this.reconnect();
+        return;
+      }
+      default:
+        return ack({ ok: false, error: `unknown command ${command.type}` });
+    }
+  }
+
+  private async reconnect() {
+    clearInterval(this.heartbeat);
+    const old = this.client;
+    this.client = undefined;
+    await old?.endAsync(true);
+    await this.connect();
+  }
+
+  private async door(
+    method: 'remote' | 'totp' | 'card' | 'password',
+    credential: string,
+    verdict: DoorResult,
+  ) {
+    const params = {
+      method,
+      credential: credential.slice(-4),
+      result: verdict.result,
+      ...(verdict.result === 'denied' ? { reason: verdict.reason } : {}),
+      at: Date.now(),
+    };
+    await this.send('door', params);
+    this.emit('door', params);
+    return verdict;
+  }
+
+  /** A code typed on the keypad: the device's door code, or a member's personal code. */
+  async enterCode(code: string, now = Date.now()): Promise<DoorResult> {
+    if (!this.secret) return this.door('totp', code, { result: 'denied', reason: '设备未注册' });
+    if (totpAccepts(deviceTotpKey(this.secret), code, now))
+      return this.door('totp', code, { result: 'success' });
+    const member = this.state.access.find(
+      (entry) =>
+        now >= entry.validFrom &&
+        now <= entry.validTo &&
+        totpAccepts(memberTotpKey(this.secret!, entry.memberId), code, now),
+    );
+    return this.door(
+      'totp',
+      code,
+      member ? { result: 'success' } : { result: 'denied', reason: '动态码无效或已过期' },
+    );
+  }
+
+  /** A card held to the reader. */
+  async swipeCard(cardNo: string, now = Date.now()): Promise<DoorResult> {
+    const rule = this.state.cardRules.find((r) => r.cardNo === cardNo);
+    const verdict: DoorResult = !rule
+      ? { result: 'denied', reason: '卡未授权' }
+      : now < rule.validFrom || now > rule.validTo
+        ? { result: 'denied', reason: '卡不在有效期内' }
+        : { result: 'success' };
+    return this.door('card', cardNo, verdict);
+  }
+
+  /** An administrator password typed on the keypad. */
+  async enterPassword(password: string): Promise<DoorResult> {
+    const hash = createHash('sha256').update(password, 'utf8').digest('hex');
+    const known = this.state.adminPasswords.some((p) => p.sha256 === hash);
+    return this.door(
+      'password',
+      password,
+      known ? { result: 'success' } : { result: 'denied', reason: '密码错误' },
+    );
+  }
+}

@@ -1,0 +1,645 @@
+/**
+ * 设备管理: the console API for door devices, exactly as DEVICE-PROTOCOL.md's table fixes it
+ * (paths, bodies, answers), plus `detail` (last commands and dropped messages) and `link-status`
+ * (the hardware screens' banner). Commands go through the device link (devices/link.ts) and answer
+ * only once the device acked, or fail with a message naming the device within 6 s.
+ *
+ * Permissions: reading needs hardware:device:view; registering and every command :edit;
+ * unregistering :remove; the open log hardware:log:view (or device view).
+ */
+import { randomBytes } from 'node:crypto';
+import { and, count, desc, eq, gte, ilike, lte, sql, type SQL } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  DEVICE_EDIT_PERMISSION,
+  DEVICE_REMOVE_PERMISSION,
+  DEVICE_SN_PATTERN,
+  DEVICE_VIEW_PERMISSION,
+  deviceEndpoints,
+  deviceMessages,
+  idOf,
+  MAX_PAGE_SIZE,
+  numeric,
+  OPEN_DOOR_DEFAULT_S,
+  OPEN_DOOR_MAX_S,
+  OPEN_DOOR_MIN_S,
+  OPEN_LOG_VIEW_PERMISSION,
+} from '@cowork/contract';
+import {
+  deviceCommands,
+  deviceEnrolments,
+  deviceOpenLogs,
+  devices,
+  deviceStatusValues,
+  openMethodValues,
+  openResultValues,
+  spaces,
+} from '../../db/schema.ts';
+import { deviceTotpKey, totpCode } from '../../devices/protocol.ts';
+import { audit } from '../../lib/audit.ts';
+import { AppError, badRequest, conflict, envelope, notFound, ok, pageOf } from '../../lib/http.ts';
+import { toIso } from '../../lib/time.ts';
+import { currentUser } from '../../plugins/auth.ts';
+
+const tags = ['device'];
+const idBody = z.object({ id: idOf('设备编号必须是正整数') });
+const reason = z.string().trim().max(200, deviceMessages.reasonTooLong).optional();
+const snSchema = z.string({ error: '请填写设备序列号' }).regex(DEVICE_SN_PATTERN, deviceMessages.snInvalid);
+const nameSchema = z
+  .string({ error: '请填写设备名称' })
+  .trim()
+  .min(1, '请填写设备名称')
+  .max(50, '设备名称最多 50 个字符');
+const spaceIdSchema = idOf('空间编号必须是正整数').nullish();
+const pageParams = {
+  current: numeric(
+    z.number({ error: '页码必须是正整数' }).int().min(1, '页码必须是正整数').max(100_000).default(1),
+  ),
+  size: numeric(
+    z
+      .number({ error: '每页条数必须是正整数' })
+      .int()
+      .min(1)
+      .max(MAX_PAGE_SIZE, `每页最多 ${MAX_PAGE_SIZE} 条`)
+      .default(10),
+  ),
+};
+const time = z.string().nullable();
+
+const deviceRecord = z.object({
+  id: z.number(),
+  sn: z.string(),
+  name: z.string(),
+  spaceId: z.number().nullable(),
+  spaceName: z.string().nullable(),
+  model: z.string().nullable(),
+  vendor: z.string().nullable(),
+  firmware: z.string().nullable(),
+  status: z.enum(deviceStatusValues),
+  lastSeenAt: time,
+  /** 已同步 when the device acked the access state last sent, else 同步中 / 未同步. */
+  syncState: z.enum(['synced', 'syncing', 'unsynced']),
+  droppedCount: z.number(),
+});
+
+const commandRecord = z.object({
+  id: z.string(),
+  type: z.string(),
+  byName: z.string().nullable(),
+  reason: z.string().nullable(),
+  state: z.string(),
+  error: z.string().nullable(),
+  sentAt: z.string(),
+  answeredAt: time,
+});
+
+const openLogRecord = z.object({
+  id: z.number(),
+  deviceId: z.number().nullable(),
+  sn: z.string(),
+  deviceName: z.string().nullable(),
+  method: z.enum(openMethodValues),
+  credential: z.string().nullable(),
+  result: z.enum(openResultValues),
+  reason: z.string().nullable(),
+  who: z.string().nullable(),
+  at: z.string(),
+});
+
+const iso = (value: Date | null) => (value ? toIso(value) : null);
+
+/** A device's secret: 32 random bytes, base64url (the protocol's form). */
+const newSecret = () => randomBytes(32).toString('base64url');
+
+export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const link = app.devices;
+  const actorOf = (request: FastifyRequest, why?: string) => {
+    const user = currentUser(request);
+    return { userId: user.id, name: user.nickname || user.username, reason: why };
+  };
+
+  async function load(id: number) {
+    const [row] = await app.db.select().from(devices).where(eq(devices.id, id));
+    if (!row) throw notFound(deviceMessages.notFound);
+    return row;
+  }
+
+  const syncStateOf = (row: {
+    accessVersion: number;
+    ackedVersion: number;
+    status: string;
+  }): 'synced' | 'syncing' | 'unsynced' =>
+    row.ackedVersion >= row.accessVersion ? 'synced' : row.status === 'online' ? 'syncing' : 'unsynced';
+
+  app.get(
+    deviceEndpoints.linkStatus,
+    {
+      config: { permission: DEVICE_VIEW_PERMISSION },
+      schema: {
+        tags,
+        summary: 'The device link: up or down and why (the banner of the hardware screens)',
+        response: {
+          200: envelope(
+            z.object({
+              up: z.boolean(),
+              mode: z.string(),
+              url: z.string().nullable(),
+              reason: z.string().nullable(),
+            }),
+          ),
+        },
+      },
+    },
+    async () => {
+      const s = link.status();
+      return ok({ up: s.up, mode: s.mode, url: s.url ?? null, reason: s.reason ?? null });
+    },
+  );
+
+  app.get(
+    deviceEndpoints.unPulledList,
+    {
+      config: { permission: DEVICE_VIEW_PERMISSION },
+      schema: {
+        tags,
+        summary: 'Devices that said hello with the enrolment key and are not registered',
+        response: {
+          200: envelope(
+            z.array(
+              z.object({
+                sn: z.string(),
+                model: z.string().nullable(),
+                vendor: z.string().nullable(),
+                firmware: z.string().nullable(),
+                lastSeenAt: z.string(),
+              }),
+            ),
+          ),
+        },
+      },
+    },
+    async () => {
+      const rows = await app.db
+        .select({
+          sn: deviceEnrolments.sn,
+          model: deviceEnrolments.model,
+          vendor: deviceEnrolments.vendor,
+          firmware: deviceEnrolments.firmware,
+          lastSeenAt: deviceEnrolments.lastSeenAt,
+        })
+        .from(deviceEnrolments)
+        .where(sql`not exists (select 1 from ${devices} where ${devices.sn} = ${deviceEnrolments.sn})`)
+        .orderBy(desc(deviceEnrolments.lastSeenAt))
+        .limit(500);
+      return ok(rows.map((r) => ({ ...r, lastSeenAt: toIso(r.lastSeenAt) })));
+    },
+  );
+
+  app.post(
+    deviceEndpoints.register,
+    {
+      config: {
+        permission: DEVICE_EDIT_PERMISSION,
+        fieldLabels: { sn: '设备序列号', name: '设备名称', spaceId: '所属空间' },
+      },
+      schema: {
+        tags,
+        summary: 'Register a waiting device; answers its secret, the only time it is shown',
+        body: z.object({ sn: snSchema, name: nameSchema, spaceId: spaceIdSchema }),
+        response: { 200: envelope(z.object({ id: z.number(), sn: z.string(), secret: z.string() })) },
+      },
+    },
+    async (request) => {
+      const { sn, name, spaceId } = request.body;
+      const secret = newSecret();
+      const created = await app.db.transaction(async (tx) => {
+        const [waiting] = await tx.select().from(deviceEnrolments).where(eq(deviceEnrolments.sn, sn));
+        const [taken] = await tx.select({ id: devices.id }).from(devices).where(eq(devices.sn, sn));
+        if (taken) throw conflict(deviceMessages.snTaken(sn));
+        if (!waiting) throw badRequest(deviceMessages.notWaiting(sn));
+        if (spaceId) {
+          const [space] = await tx.select({ id: spaces.id }).from(spaces).where(eq(spaces.id, spaceId));
+          if (!space) throw badRequest(deviceMessages.spaceNotFound);
+        }
+        const [row] = await tx
+          .insert(devices)
+          .values({
+            sn,
+            name,
+            spaceId: spaceId ?? null,
+            model: waiting.model,
+            vendor: waiting.vendor,
+            firmware: waiting.firmware,
+            secret: link.box.seal(secret),
+            createdBy: currentUser(request).id,
+            updatedBy: currentUser(request).id,
+          })
+          .onConflictDoNothing({ target: devices.sn })
+          .returning();
+        if (!row) throw conflict(deviceMessages.snTaken(sn));
+        await tx.delete(deviceEnrolments).where(eq(deviceEnrolments.sn, sn));
+        await audit(
+          request,
+          {
+            action: 'register',
+            resource: 'device',
+            resourceId: String(row.id),
+            after: { sn, name, spaceId },
+          },
+          tx,
+        );
+        return row;
+      });
+      // Connected with the enrolment key until now: it must reconnect with its secret.
+      link.kick(sn);
+      return ok({ id: created.id, sn: created.sn, secret });
+    },
+  );
+
+  app.post(
+    deviceEndpoints.unregister,
+    {
+      config: { permission: DEVICE_REMOVE_PERMISSION },
+      schema: {
+        tags,
+        summary: 'Unregister: the secret stops working at once and the device is disconnected',
+        body: idBody,
+        response: { 200: envelope(z.null()) },
+      },
+    },
+    async (request) => {
+      const row = await load(request.body.id);
+      await app.db.transaction(async (tx) => {
+        await tx.delete(devices).where(eq(devices.id, row.id));
+        await audit(
+          request,
+          {
+            action: 'unregister',
+            resource: 'device',
+            resourceId: String(row.id),
+            before: { sn: row.sn, name: row.name, spaceId: row.spaceId },
+          },
+          tx,
+        );
+      });
+      link.kick(row.sn);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    deviceEndpoints.page,
+    {
+      config: { permission: DEVICE_VIEW_PERMISSION },
+      schema: {
+        tags,
+        summary: 'Devices, with live status and last seen',
+        querystring: z.object({
+          ...pageParams,
+          sn: z.string().max(64).optional(),
+          name: z.string().max(50).optional(),
+          spaceId: idOf('空间编号必须是正整数').optional(),
+          status: z.enum(deviceStatusValues, { error: '状态只能是 online 或 offline' }).optional(),
+        }),
+        response: { 200: envelope(pageOf(deviceRecord)) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const where: SQL[] = [];
+      if (q.sn?.trim()) where.push(ilike(devices.sn, `${escapeLike(q.sn.trim())}%`));
+      if (q.name?.trim()) where.push(ilike(devices.name, `%${escapeLike(q.name.trim())}%`));
+      if (q.spaceId) where.push(eq(devices.spaceId, q.spaceId));
+      if (q.status) where.push(eq(devices.status, q.status));
+      const condition = where.length ? and(...where) : undefined;
+      const [rows, [{ total }]] = await Promise.all([
+        app.db
+          .select({ device: devices, spaceName: spaces.name })
+          .from(devices)
+          .leftJoin(spaces, eq(spaces.id, devices.spaceId))
+          .where(condition)
+          .orderBy(desc(devices.id))
+          .limit(q.size)
+          .offset((q.current - 1) * q.size),
+        app.db.select({ total: count() }).from(devices).where(condition),
+      ]);
+      return ok({
+        records: rows.map(({ device: d, spaceName }) => ({
+          id: d.id,
+          sn: d.sn,
+          name: d.name,
+          spaceId: d.spaceId,
+          spaceName,
+          model: d.model,
+          vendor: d.vendor,
+          firmware: d.firmware,
+          status: d.status,
+          lastSeenAt: iso(d.lastSeenAt),
+          syncState: syncStateOf(d),
+          droppedCount: d.droppedCount,
+        })),
+        total,
+        current: q.current,
+        size: q.size,
+      });
+    },
+  );
+
+  app.get(
+    `${deviceEndpoints.detail}/:id`,
+    {
+      config: { permission: DEVICE_VIEW_PERMISSION },
+      schema: {
+        tags,
+        summary: 'One device with its last 20 commands and what was dropped from it',
+        params: z.object({ id: idOf('设备编号必须是正整数') }),
+        response: {
+          200: envelope(
+            deviceRecord.extend({ lastDropReason: z.string().nullable(), commands: z.array(commandRecord) }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const d = await load(request.params.id);
+      const [space] = d.spaceId
+        ? await app.db.select({ name: spaces.name }).from(spaces).where(eq(spaces.id, d.spaceId))
+        : [];
+      const commands = await app.db
+        .select()
+        .from(deviceCommands)
+        .where(eq(deviceCommands.deviceId, d.id))
+        .orderBy(desc(deviceCommands.sentAt))
+        .limit(20);
+      return ok({
+        id: d.id,
+        sn: d.sn,
+        name: d.name,
+        spaceId: d.spaceId,
+        spaceName: space?.name ?? null,
+        model: d.model,
+        vendor: d.vendor,
+        firmware: d.firmware,
+        status: d.status,
+        lastSeenAt: iso(d.lastSeenAt),
+        syncState: syncStateOf(d),
+        droppedCount: d.droppedCount,
+        lastDropReason: d.lastDropReason,
+        commands: commands.map((c) => ({
+          id: c.id,
+          type: c.type,
+          byName: c.byName,
+          reason: c.reason,
+          state: c.state,
+          error: c.error,
+          sentAt: toIso(c.sentAt),
+          answeredAt: iso(c.answeredAt),
+        })),
+      });
+    },
+  );
+
+  app.post(
+    deviceEndpoints.openDoor,
+    {
+      config: { permission: DEVICE_EDIT_PERMISSION, fieldLabels: { durationS: '开门时长' } },
+      schema: {
+        tags,
+        summary: 'Open the door remotely; answers once the device acked',
+        body: idBody.extend({
+          durationS: numeric(
+            z
+              .number({ error: deviceMessages.durationInvalid })
+              .int(deviceMessages.durationInvalid)
+              .min(OPEN_DOOR_MIN_S, deviceMessages.durationInvalid)
+              .max(OPEN_DOOR_MAX_S, deviceMessages.durationInvalid),
+          ).default(OPEN_DOOR_DEFAULT_S),
+        }),
+        response: { 200: envelope(z.null()) },
+      },
+    },
+    async (request) => {
+      const device = await load(request.body.id);
+      const actor = actorOf(request);
+      await recorded(request, device, 'open-door', () =>
+        link.command(
+          device,
+          'open-door',
+          { durationS: request.body.durationS, by: currentUser(request).username },
+          actor,
+        ),
+      );
+      return ok(null);
+    },
+  );
+
+  for (const [path, type] of [
+    [deviceEndpoints.clear, 'clear'],
+    [deviceEndpoints.refreshScreen, 'refresh-screen'],
+  ] as const) {
+    app.post(
+      path,
+      {
+        config: { permission: DEVICE_EDIT_PERMISSION, fieldLabels: { reason: '操作原因' } },
+        schema: {
+          tags,
+          summary: `Send ${type}; answers once the device acked`,
+          body: idBody.extend({ reason }),
+          response: { 200: envelope(z.null()) },
+        },
+      },
+      async (request) => {
+        const device = await load(request.body.id);
+        const actor = actorOf(request, request.body.reason);
+        await recorded(
+          request,
+          device,
+          type,
+          () => link.command(device, type, {}, actor),
+          request.body.reason,
+        );
+        return ok(null);
+      },
+    );
+  }
+
+  app.post(
+    deviceEndpoints.resetConfig,
+    {
+      config: { permission: DEVICE_EDIT_PERMISSION, fieldLabels: { reason: '操作原因' } },
+      schema: {
+        tags,
+        summary: 'Rotate the device secret; answers the new one once the device acked with its old one',
+        body: idBody.extend({ reason }),
+        response: { 200: envelope(z.object({ secret: z.string() })) },
+      },
+    },
+    async (request) => {
+      const device = await load(request.body.id);
+      const secret = newSecret();
+      const sealed = link.box.seal(secret);
+      // Accepted by the broker from now on, so the device can reconnect with it right after its ack.
+      await app.db.update(devices).set({ pendingSecret: sealed }).where(eq(devices.id, device.id));
+      try {
+        await recorded(
+          request,
+          device,
+          'reset-config',
+          () => link.command(device, 'reset-config', { secret }, actorOf(request, request.body.reason)),
+          request.body.reason,
+        );
+      } catch (error) {
+        await app.db.update(devices).set({ pendingSecret: null }).where(eq(devices.id, device.id));
+        throw error;
+      }
+      await app.db
+        .update(devices)
+        .set({ secret: sealed, pendingSecret: null, updatedAt: new Date() })
+        .where(eq(devices.id, device.id));
+      return ok({ secret });
+    },
+  );
+
+  app.get(
+    deviceEndpoints.totpCode,
+    {
+      config: { permission: DEVICE_VIEW_PERMISSION },
+      schema: {
+        tags,
+        summary: "The device's current door code and when it expires",
+        querystring: idBody,
+        response: { 200: envelope(z.object({ code: z.string(), expiresAt: z.number() })) },
+      },
+    },
+    async (request) => {
+      const device = await load(request.query.id);
+      return ok(totpCode(deviceTotpKey(link.box.open(device.secret))));
+    },
+  );
+
+  app.get(
+    deviceEndpoints.adminPwdList,
+    {
+      config: { permission: DEVICE_VIEW_PERMISSION },
+      schema: {
+        tags,
+        summary: 'The admin passwords last synced to the device (ids and SHA-256 only)',
+        querystring: idBody,
+        response: { 200: envelope(z.array(z.object({ id: z.string(), sha256: z.string() }))) },
+      },
+    },
+    async (request) => ok((await load(request.query.id)).adminPasswords),
+  );
+
+  app.get(
+    deviceEndpoints.cardRuleList,
+    {
+      config: { permission: DEVICE_VIEW_PERMISSION },
+      schema: {
+        tags,
+        summary: 'The card rules last synced to the device',
+        querystring: idBody,
+        response: {
+          200: envelope(
+            z.array(z.object({ cardNo: z.string(), validFrom: z.number(), validTo: z.number() })),
+          ),
+        },
+      },
+    },
+    async (request) => ok((await load(request.query.id)).cardRules),
+  );
+
+  app.get(
+    deviceEndpoints.openLogPage,
+    {
+      config: { permission: [OPEN_LOG_VIEW_PERMISSION, DEVICE_VIEW_PERMISSION] },
+      schema: {
+        tags,
+        summary: '开门记录: door events, newest first',
+        querystring: z.object({
+          ...pageParams,
+          deviceId: idOf('设备编号必须是正整数').optional(),
+          sn: z.string().max(64).optional(),
+          method: z.enum(openMethodValues, { error: '开门方式不正确' }).optional(),
+          result: z.enum(openResultValues, { error: '开门结果不正确' }).optional(),
+          atFrom: z.iso.datetime({ offset: true, error: '开始时间格式不正确' }).optional(),
+          atTo: z.iso.datetime({ offset: true, error: '结束时间格式不正确' }).optional(),
+        }),
+        response: { 200: envelope(pageOf(openLogRecord)) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const where: SQL[] = [];
+      if (q.deviceId) where.push(eq(deviceOpenLogs.deviceId, q.deviceId));
+      if (q.sn?.trim()) where.push(ilike(deviceOpenLogs.sn, `${escapeLike(q.sn.trim())}%`));
+      if (q.method) where.push(eq(deviceOpenLogs.method, q.method));
+      if (q.result) where.push(eq(deviceOpenLogs.result, q.result));
+      if (q.atFrom) where.push(gte(deviceOpenLogs.at, new Date(q.atFrom)));
+      if (q.atTo) where.push(lte(deviceOpenLogs.at, new Date(q.atTo)));
+      const condition = where.length ? and(...where) : undefined;
+      const [rows, [{ total }]] = await Promise.all([
+        app.db
+          .select()
+          .from(deviceOpenLogs)
+          .where(condition)
+          .orderBy(desc(deviceOpenLogs.at), desc(deviceOpenLogs.id))
+          .limit(q.size)
+          .offset((q.current - 1) * q.size),
+        app.db.select({ total: count() }).from(deviceOpenLogs).where(condition),
+      ]);
+      return ok({
+        records: rows.map((r) => ({
+          id: r.id,
+          deviceId: r.deviceId,
+          sn: r.sn,
+          deviceName: r.deviceName,
+          method: r.method,
+          credential: r.credential,
+          result: r.result,
+          reason: r.reason,
+          who: r.who,
+          at: toIso(r.at),
+        })),
+        total,
+        current: q.current,
+        size: q.size,
+      });
+    },
+  );
+
+  /** Runs a command and writes the audit entry, whether the device acked or not. */
+  async function recorded(
+    request: FastifyRequest,
+    device: { id: number; sn: string; name: string },
+    type: string,
+    run: () => Promise<void>,
+    why?: string,
+  ) {
+    let failure: string | undefined;
+    try {
+      await run();
+    } catch (error) {
+      failure = error instanceof AppError ? error.message : String(error);
+      throw error;
+    } finally {
+      await audit(request, {
+        action: type,
+        resource: 'device',
+        resourceId: String(device.id),
+        after: {
+          sn: device.sn,
+          name: device.name,
+          ...(why ? { reason: why } : {}),
+          result: failure ?? 'acked',
+        },
+      });
+    }
+  }
+};
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export default deviceRoutes;

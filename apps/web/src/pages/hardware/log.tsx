@@ -1,0 +1,107 @@
+/** 开门记录: every door event the devices reported, newest first, with who opened and how. */
+import { Card, DatePicker, Form, Input, Select, Space, Table, Tag, type TableProps } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { deviceEndpoints, openMethodLabels, openResultLabels, type OpenLogRecord } from '@cowork/contract';
+import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
+import { SearchButtons } from '../../components/resource/page-parts.tsx';
+import { usePagedQuery } from '../../components/resource/use-paged-query.ts';
+import { dayRangeToIso, formatTime } from '../../lib/format.ts';
+import { rules } from '../../lib/rules.ts';
+
+interface SearchForm {
+  sn?: string;
+  method?: string;
+  result?: string;
+  range?: [Dayjs, Dayjs] | null;
+}
+
+const optionsOf = (labels: Record<string, string>) =>
+  Object.entries(labels).map(([value, label]) => ({ value, label }));
+
+const columns: TableProps<OpenLogRecord>['columns'] = [
+  { title: '时间', dataIndex: 'at', width: 180, render: (at: string) => formatTime(at) },
+  { title: '设备', dataIndex: 'deviceName', width: 160, render: (v: string | null) => v ?? '（已注销）' },
+  { title: '序列号', dataIndex: 'sn', width: 150 },
+  {
+    title: '方式',
+    dataIndex: 'method',
+    width: 100,
+    render: (m: OpenLogRecord['method']) => openMethodLabels[m],
+  },
+  {
+    title: '凭证',
+    dataIndex: 'credential',
+    width: 100,
+    render: (v: string | null) => (v ? `****${v}` : '—'),
+  },
+  {
+    title: '结果',
+    dataIndex: 'result',
+    width: 80,
+    render: (r: OpenLogRecord['result']) => (
+      <Tag color={r === 'success' ? 'green' : 'red'}>{openResultLabels[r]}</Tag>
+    ),
+  },
+  { title: '原因', dataIndex: 'reason', render: (v: string | null) => v ?? '—' },
+  { title: '开门人', dataIndex: 'who', width: 140, render: (v: string | null) => v ?? '—' },
+];
+
+export default function OpenLogPage() {
+  const [form] = Form.useForm<SearchForm>();
+  const { page, search, reset, turnPage, pagination } = usePagedQuery<OpenLogRecord>(
+    ['device', 'open-log'],
+    deviceEndpoints.openLogPage,
+  );
+  const onSearch = ({ sn, method, result, range }: SearchForm) => {
+    const { from, to } = dayRangeToIso(range);
+    search({ sn: sn?.trim(), method, result, atFrom: from, atTo: to });
+  };
+  return (
+    <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
+      <LinkBanner />
+      <Card size="small">
+        <Form<SearchForm> form={form} layout="inline" onFinish={onSearch}>
+          <Form.Item name="sn" label="序列号">
+            <Input allowClear placeholder="序列号开头" />
+          </Form.Item>
+          <Form.Item name="method" label="方式">
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 120 }}
+              options={optionsOf(openMethodLabels)}
+            />
+          </Form.Item>
+          <Form.Item name="result" label="结果">
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 100 }}
+              options={optionsOf(openResultLabels)}
+            />
+          </Form.Item>
+          <Form.Item name="range" label="时间" rules={rules.dateRangeOptional}>
+            <DatePicker.RangePicker allowClear />
+          </Form.Item>
+          <SearchButtons
+            onReset={() => {
+              form.resetFields();
+              reset();
+            }}
+          />
+        </Form>
+      </Card>
+      <Card size="small">
+        <Table<OpenLogRecord>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={page.data?.records ?? []}
+          loading={page.isFetching}
+          scroll={{ x: 1100 }}
+          pagination={{ ...pagination, onChange: turnPage }}
+        />
+      </Card>
+    </Space>
+  );
+}

@@ -1,0 +1,161 @@
+/**
+ * Door devices (DEVICE-PROTOCOL.md v1): the console API's paths, the protocol's constants and the
+ * Chinese messages both ends show. The wire format itself (envelope, signature, TOTP) lives in
+ * apps/server/src/devices/protocol.ts, which the server and the simulator share.
+ */
+import { prefixes } from './endpoints.ts';
+
+/** A device's serial number: 1–64 of `A-Z a-z 0-9 _ -` (it is also its MQTT client id and username). */
+export const DEVICE_SN_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** Largest message payload either side accepts. */
+export const DEVICE_MAX_PAYLOAD_BYTES = 256 * 1024;
+/** A message whose `ts` is further than this from the receiver's clock is refused. */
+export const DEVICE_CLOCK_WINDOW_MS = 60_000;
+/** A message id seen within this long is a replay. */
+export const DEVICE_REPLAY_WINDOW_MS = 10 * 60_000;
+/** A command not acked within this long has failed. */
+export const DEVICE_ACK_TIMEOUT_MS = 5_000;
+/** Devices send a heartbeat this often; none for three periods means offline. */
+export const DEVICE_HEARTBEAT_MS = 30_000;
+export const DEVICE_OFFLINE_AFTER_MS = 90_000;
+/** `open-door` durations, seconds. */
+export const OPEN_DOOR_MIN_S = 1;
+export const OPEN_DOOR_MAX_S = 30;
+export const OPEN_DOOR_DEFAULT_S = 5;
+
+export const deviceStatusLabels = { online: '在线', offline: '离线' } as const;
+export const openMethodLabels = {
+  remote: '远程开门',
+  totp: '动态码',
+  card: '刷卡',
+  password: '密码',
+} as const;
+export const openResultLabels = { success: '成功', denied: '拒绝' } as const;
+export const deviceCommandLabels: Record<string, string> = {
+  'open-door': '远程开门',
+  sync: '同步权限',
+  'refresh-screen': '刷新屏幕',
+  clear: '清除',
+  'reset-config': '重置配置',
+};
+export const deviceCommandStateLabels = {
+  sent: '已发送',
+  acked: '已确认',
+  failed: '失败',
+  timeout: '超时',
+} as const;
+
+const device = `${prefixes.hardware}/device`;
+
+/** The console API for devices, exactly as the protocol's table names it. */
+export const deviceEndpoints = {
+  unPulledList: `${device}/novo-un-pulled-list`,
+  register: `${device}/register`,
+  unregister: `${device}/unregister`,
+  page: `${device}/page`,
+  detail: `${device}/detail`,
+  openDoor: `${device}/open-door`,
+  clear: `${device}/clear`,
+  refreshScreen: `${device}/refresh-screen`,
+  resetConfig: `${device}/reset-config`,
+  totpCode: `${device}/totp-code`,
+  adminPwdList: `${device}/admin-pwd-list`,
+  cardRuleList: `${device}/card-rule-list`,
+  openLogPage: `${device}/open-log/page`,
+  /** The device link's state (the hardware screens' banner). */
+  linkStatus: `${device}/link-status`,
+} as const;
+
+export const DEVICE_VIEW_PERMISSION = 'hardware:device:view';
+export const DEVICE_EDIT_PERMISSION = 'hardware:device:edit';
+export const DEVICE_REMOVE_PERMISSION = 'hardware:device:remove';
+export const OPEN_LOG_VIEW_PERMISSION = 'hardware:log:view';
+
+export const deviceMessages = {
+  snInvalid: '设备序列号只能包含字母、数字、下划线和短横线，长度 1–64，请检查后重试',
+  snTaken: (sn: string) => `设备序列号“${sn}”已注册，请勿重复注册`,
+  notWaiting: (sn: string) =>
+    `设备“${sn}”尚未用注册密钥连接并上报，无法注册；请先让设备联网并发送 hello，再在“待注册”中注册`,
+  notFound: '设备不存在或已注销，请刷新列表后重试',
+  spaceNotFound: '所选空间不存在，请重新选择',
+  linkDown: (reason: string) =>
+    `设备通信服务未连接（${reason}），暂时无法向设备发送指令，请联系管理员检查 MQTT 配置`,
+  offline: (name: string) => `设备“${name}”当前离线，指令未发送；请检查设备的电源和网络后重试`,
+  timeout: (name: string) => `设备“${name}”在 5 秒内没有响应，指令可能未执行，请稍后重试`,
+  refused: (name: string, error: string) => `设备“${name}”拒绝了指令：${error || '未说明原因'}`,
+  durationInvalid: `开门时长必须是 ${OPEN_DOOR_MIN_S}–${OPEN_DOOR_MAX_S} 秒的整数`,
+  reasonTooLong: '操作原因最多 200 个字符，请删减后重试',
+} as const;
+
+export type DeviceStatus = keyof typeof deviceStatusLabels;
+export type OpenMethod = keyof typeof openMethodLabels;
+export type OpenResult = keyof typeof openResultLabels;
+export type DeviceSyncState = 'synced' | 'syncing' | 'unsynced';
+export const deviceSyncStateLabels: Record<DeviceSyncState, string> = {
+  synced: '已同步',
+  syncing: '同步中',
+  unsynced: '未同步',
+};
+
+/** A row of `device/page`. */
+export interface DeviceRecord {
+  id: number;
+  sn: string;
+  name: string;
+  spaceId: number | null;
+  spaceName: string | null;
+  model: string | null;
+  vendor: string | null;
+  firmware: string | null;
+  status: DeviceStatus;
+  lastSeenAt: string | null;
+  syncState: DeviceSyncState;
+  droppedCount: number;
+}
+
+export interface DeviceCommandRecord {
+  id: string;
+  type: string;
+  byName: string | null;
+  reason: string | null;
+  state: keyof typeof deviceCommandStateLabels;
+  error: string | null;
+  sentAt: string;
+  answeredAt: string | null;
+}
+
+/** `device/detail/{id}`. */
+export interface DeviceDetail extends DeviceRecord {
+  lastDropReason: string | null;
+  commands: DeviceCommandRecord[];
+}
+
+/** A row of `device/novo-un-pulled-list`. */
+export interface WaitingDevice {
+  sn: string;
+  model: string | null;
+  vendor: string | null;
+  firmware: string | null;
+  lastSeenAt: string;
+}
+
+/** A row of `device/open-log/page`. */
+export interface OpenLogRecord {
+  id: number;
+  deviceId: number | null;
+  sn: string;
+  deviceName: string | null;
+  method: OpenMethod;
+  credential: string | null;
+  result: OpenResult;
+  reason: string | null;
+  who: string | null;
+  at: string;
+}
+
+export interface DeviceLinkStatus {
+  up: boolean;
+  mode: string;
+  url: string | null;
+  reason: string | null;
+}
