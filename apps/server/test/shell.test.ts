@@ -151,19 +151,19 @@ describe('role definitions follow the route table', () => {
   });
 
   test('a screen built later joins the menus and the roles that cover its group', async () => {
-    // A 智能硬件 screen not built yet (every 线索管理 screen is built): the administrator covers
-    // every group, 运营 does not cover this one and still sees no 智能硬件 menu.
-    const route = menuRoutes.filter((r) => r.group === 'hardware' && !r.built).at(-1)!;
+    // A 企业管理 screen not built yet: the administrator covers every group, 运营 does not cover
+    // this one and still sees no 企业管理 menu.
+    const route = menuRoutes.filter((r) => r.group === 'enterprise' && !r.built).at(-1)!;
     route.built = true;
     try {
       await syncMenus(t.db);
       await refreshDemoRoles(t.db);
       const menu = async (user: readonly [string, string]) =>
         (await get<MenuItem[]>(endpoints.menuUserTree, await t.auth(user[0], user[1]))).body.data.find(
-          (m) => m.name === '智能硬件',
+          (m) => m.name === '企业管理',
         );
       // Beside the screens of the group already built (in menu order).
-      const built = menuRoutes.filter((r) => r.group === 'hardware' && r.built).map((r) => r.path);
+      const built = menuRoutes.filter((r) => r.group === 'enterprise' && r.built).map((r) => r.path);
       expect(built).toContain(route.path);
       expect((await menu(demo.admin))?.children.map((c) => c.url)).toEqual(built);
       expect(await menu(demo.yunying)).toBeUndefined();

@@ -214,6 +214,7 @@ function DeviceList({ onDialog }: { onDialog: (dialog: Dialog) => void }) {
     <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
       <Form
         form={form}
+        name="device-search"
         layout="inline"
         onFinish={(v: Record<string, string | undefined>) =>
           search({ sn: v.sn?.trim(), name: v.name?.trim(), status: v.status })
@@ -326,7 +327,7 @@ function RegisterModal({
       onOk={() => form.submit()}
       onCancel={onClose}
     >
-      <Form form={form} layout="vertical" onFinish={(v) => register.mutate(v)}>
+      <Form form={form} name="device-register" layout="vertical" onFinish={(v) => register.mutate(v)}>
         <Form.Item
           name="name"
           label="设备名称"
@@ -498,7 +499,7 @@ function CommandModal({
       onOk={() => form.submit()}
       onCancel={onClose}
     >
-      <Form form={form} layout="vertical" onFinish={(v) => send.mutate(v)}>
+      <Form form={form} name="device-command" layout="vertical" onFinish={(v) => send.mutate(v)}>
         {kind === 'reset-config' && (
           <Alert
             type="warning"

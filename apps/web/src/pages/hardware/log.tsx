@@ -60,7 +60,7 @@ export default function OpenLogPage() {
     <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
       <LinkBanner />
       <Card size="small">
-        <Form<SearchForm> form={form} layout="inline" onFinish={onSearch}>
+        <Form<SearchForm> form={form} name="open-log-search" layout="inline" onFinish={onSearch}>
           <Form.Item name="sn" label="序列号">
             <Input allowClear placeholder="序列号开头" />
           </Form.Item>
