@@ -2,7 +2,8 @@ import { expect, test } from '@playwright/test';
 import { DEVELOPMENT_ENROL_KEY } from '../apps/server/src/config';
 import { SimulatedDevice } from '../apps/server/src/devices/simulator';
 import { MQTT_PORT } from '../playwright.config';
-import { demo, signIn } from './helpers';
+import { choose, demo, signIn } from './helpers';
+import { walkCrudScreen } from './resource';
 
 /**
  * 智能硬件 as 运营: a simulated door device (the protocol's simulator, over the console's embedded
@@ -73,4 +74,51 @@ test('a waiting device is registered, opened from the console, and the opening i
   await expect(remote).toContainText('成功');
   await expect(remote).toContainText(demo.yunying.nickname);
   await expect(page.getByRole('row').filter({ hasText: '动态码' })).toContainText('成功');
+});
+
+test('物理空间: a floor created in the list shows in its building tree, with the gate under it', async ({
+  page,
+}) => {
+  await signIn(page, demo.yunying);
+  const building = '氪空间·中关村';
+  await walkCrudScreen(page, {
+    path: '/hardware/space',
+    label: '空间',
+    requiredMessage: '请填写空间名称',
+    create: {
+      空间名称: '12F',
+      所属楼宇: choose(page, '所属楼宇', building),
+      空间类型: choose(page, '空间类型', '楼层'),
+    },
+    search: { 空间名称: '12F' },
+    edit: { 空间名称: '12F 办公区' },
+  });
+
+  // walkCrudScreen deleted it again: build the floor and a gate under it, and read the tree.
+  await page.getByRole('button', { name: '新建空间' }).click();
+  let drawer = page.getByRole('dialog', { name: '新建空间' });
+  await drawer.getByLabel('空间名称', { exact: true }).fill('15F');
+  await choose(page, '所属楼宇', building)(drawer);
+  await choose(page, '空间类型', '楼层')(drawer);
+  await drawer.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('空间已新建')).toBeVisible();
+
+  await page.getByRole('button', { name: '新建空间' }).click();
+  drawer = page.getByRole('dialog', { name: '新建空间' });
+  await drawer.getByLabel('空间名称', { exact: true }).fill('15F 闸机');
+  await choose(page, '所属楼宇', building)(drawer);
+  await choose(page, '上级空间', '15F')(drawer);
+  await choose(page, '空间类型', '出入口')(drawer);
+  await drawer.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('空间已新建')).toBeVisible();
+
+  await choose(page, '楼宇', building)(page.locator('.ant-card').filter({ hasText: '空间结构' }));
+  const tree = page.getByRole('tree');
+  await expect(tree).toContainText('15F');
+  await tree
+    .locator('.ant-tree-treenode')
+    .filter({ has: page.getByText('15F', { exact: true }) })
+    .locator('.ant-tree-switcher')
+    .click();
+  await expect(tree).toContainText('15F 闸机');
 });

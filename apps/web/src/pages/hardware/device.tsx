@@ -37,10 +37,13 @@ import {
   OPEN_DOOR_DEFAULT_S,
   OPEN_DOOR_MAX_S,
   OPEN_DOOR_MIN_S,
+  resourcePaths,
   type DeviceDetail,
+  type ListOption,
   type DeviceRecord,
   type WaitingDevice,
 } from '@cowork/contract';
+import { space } from '@cowork/contract/resources/space';
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
 import { SearchButtons } from '../../components/resource/page-parts.tsx';
 import { usePagedQuery } from '../../components/resource/use-paged-query.ts';
@@ -306,6 +309,10 @@ function RegisterModal({
 }) {
   const [form] = Form.useForm<{ name: string; spaceId?: number | null }>();
   const queryClient = useQueryClient();
+  const spaces = useQuery({
+    queryKey: ['list', resourcePaths(space).list],
+    queryFn: () => api.get<ListOption[]>(resourcePaths(space).list),
+  });
   const register = useSubmit({
     mutationFn: (v: { name: string; spaceId?: number | null }) =>
       api.post<{ id: number; sn: string; secret: string }>(deviceEndpoints.register, {
@@ -338,7 +345,15 @@ function RegisterModal({
         >
           <Input placeholder="如：8F 前台门禁" />
         </Form.Item>
-        {/* 所属空间 joins this form with the 物理空间 screen; until then devices are placed later. */}
+        <Form.Item name="spaceId" label="所属空间" extra="可稍后再分配">
+          <Select
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            placeholder="暂不分配"
+            options={spaces.data ?? []}
+            loading={spaces.isLoading}
+          />
+        </Form.Item>
       </Form>
     </Modal>
   );

@@ -1,0 +1,139 @@
+/**
+ * 物理空间: the declaration's CRUD plus `sub-space` (a space's children, or a building's top spaces,
+ * for the tree). A parent must be in the same building and may hold the kind asked for
+ * (spaceChildKinds); a space never moves under itself; one with children or devices stays (409
+ * naming them).
+ */
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idOf } from '@cowork/contract';
+import {
+  space,
+  spaceChildKinds,
+  spaceKindOptions,
+  spaceMessages,
+  spaceSubSpacePath,
+  type SpaceKind,
+} from '@cowork/contract/resources/space';
+import type { Executor } from '../../db/client.ts';
+import { devices, spaces } from '../../db/schema.ts';
+import { crudModule } from '../../lib/crud.ts';
+import { badRequest, envelope, ok } from '../../lib/http.ts';
+import { describeUsage } from '../../lib/in-use.ts';
+
+const kindLabel = (kind: SpaceKind) => spaceKindOptions.find((o) => o.value === kind)!.label;
+
+/** The ids of a space and of everything under it. */
+async function subtreeOf(tx: Executor, id: number): Promise<number[]> {
+  const result = (await tx.execute(sql`
+    with recursive tree(id) as (
+      select ${id}::int
+      union all
+      select s.id from ${spaces} s join tree on s.parent_id = tree.id
+    )
+    select id from tree`)) as unknown as { rows: { id: number | string }[] };
+  return result.rows.map((r) => Number(r.id));
+}
+
+const crud = crudModule({
+  resource: space,
+  table: spaces,
+  async prepare(values, { tx, existing }) {
+    const buildingId = Number(values.buildingId ?? existing?.buildingId);
+    const kind = (values.kind ?? existing?.kind) as SpaceKind;
+    const parentId = (values.parentId === undefined ? existing?.parentId : values.parentId) as
+      number | null | undefined;
+    let allowed = spaceChildKinds.root;
+    let parentLabel = '楼宇顶层';
+    if (parentId) {
+      const [parent] = await tx.select().from(spaces).where(eq(spaces.id, parentId));
+      if (!parent) throw badRequest(spaceMessages.parentNotFound);
+      if (parent.buildingId !== buildingId) throw badRequest(spaceMessages.parentOtherBuilding);
+      if (existing && (await subtreeOf(tx, existing.id)).includes(parentId))
+        throw badRequest(spaceMessages.parentIsSelf);
+      allowed = spaceChildKinds[parent.kind];
+      parentLabel = `${kindLabel(parent.kind)}“${parent.name}”`;
+    }
+    if (!allowed.includes(kind))
+      throw badRequest(
+        spaceMessages.kindNotAllowed(parentLabel, kindLabel(kind), allowed.map(kindLabel).join('、') || '无'),
+      );
+    if (existing && existing.buildingId !== buildingId) {
+      const [child] = await tx
+        .select({ id: spaces.id })
+        .from(spaces)
+        .where(eq(spaces.parentId, existing.id))
+        .limit(1);
+      if (child) throw badRequest(spaceMessages.buildingMoved);
+    }
+    return { ...values, parentId: parentId ?? null };
+  },
+  async inUse(id, tx) {
+    const users = await describeUsage(tx, [
+      { what: '下级空间', unit: '个', table: spaces, name: spaces.name, where: eq(spaces.parentId, id) },
+      { what: '设备', unit: '台', table: devices, name: devices.name, where: eq(devices.spaceId, id) },
+    ]);
+    return users ? `该空间仍有${users}，不能删除；请先删除下级空间，并把设备移到其他空间或注销` : undefined;
+  },
+});
+
+const subSpace = z.object({
+  id: z.number(),
+  parentId: z.number().nullable(),
+  buildingId: z.number(),
+  name: z.string(),
+  kind: z.enum(spaceKindOptions.map((o) => o.value) as [SpaceKind, ...SpaceKind[]]),
+  sort: z.number(),
+  /** Whether it has children (the tree shows an expander). */
+  hasChildren: z.boolean(),
+  deviceCount: z.number(),
+});
+
+export const spaceRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(crud);
+
+  app.get(
+    spaceSubSpacePath,
+    {
+      config: { permission: ['hardware:space:view', 'hardware:device:view'] },
+      schema: {
+        tags: ['space'],
+        summary: "A space's children (parentId), or a building's top spaces (buildingId without parentId)",
+        querystring: z.object({
+          buildingId: idOf('楼宇编号必须是正整数'),
+          parentId: idOf('上级空间编号必须是正整数').optional(),
+        }),
+        response: { 200: envelope(z.array(subSpace)) },
+      },
+    },
+    async (request) => {
+      const { buildingId, parentId } = request.query;
+      const rows = await app.db
+        .select({
+          id: spaces.id,
+          parentId: spaces.parentId,
+          buildingId: spaces.buildingId,
+          name: spaces.name,
+          kind: spaces.kind,
+          sort: spaces.sort,
+          // Spelled out: drizzle may render the outer column unqualified, which the alias would capture.
+          hasChildren: sql<boolean>`exists (select 1 from spaces c where c.parent_id = spaces.id)`,
+          deviceCount: sql<number>`(select count(*)::int from devices d where d.space_id = spaces.id)`,
+        })
+        .from(spaces)
+        .where(
+          and(
+            eq(spaces.buildingId, buildingId),
+            parentId ? eq(spaces.parentId, parentId) : isNull(spaces.parentId),
+          ),
+        )
+        .orderBy(asc(spaces.sort), asc(spaces.id));
+      return ok(
+        rows.map((r) => ({ ...r, hasChildren: Boolean(r.hasChildren), deviceCount: Number(r.deviceCount) })),
+      );
+    },
+  );
+};
+
+export default spaceRoutes;

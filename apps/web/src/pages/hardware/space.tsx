@@ -1,0 +1,102 @@
+/**
+ * 物理空间: a building's tree (building → floor → room / gate, loaded level by level from
+ * `sub-space`, with each space's device count) above the list where spaces are created, edited and
+ * removed. The tree reloads whenever the list changes.
+ */
+import { useEffect, useState, type Key } from 'react';
+import { Card, Empty, Select, Space, Tag, Tree, Typography, type TreeDataNode } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { prefixes, type ListOption } from '@cowork/contract';
+import { space, spaceKindOptions, spaceSubSpacePath } from '@cowork/contract/resources/space';
+import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
+import { ResourcePage } from '../../components/resource/ResourcePage.tsx';
+import { api } from '../../lib/request.ts';
+
+interface SubSpace {
+  id: number;
+  name: string;
+  kind: (typeof spaceKindOptions)[number]['value'];
+  hasChildren: boolean;
+  deviceCount: number;
+}
+
+const kindLabel = (kind: SubSpace['kind']) => spaceKindOptions.find((o) => o.value === kind)?.label ?? kind;
+
+const nodeOf = (s: SubSpace): TreeDataNode => ({
+  key: s.id,
+  isLeaf: !s.hasChildren,
+  title: (
+    <Space size={4}>
+      <span>{s.name}</span>
+      <Tag>{kindLabel(s.kind)}</Tag>
+      {s.deviceCount > 0 && <Typography.Text type="secondary">{s.deviceCount} 台设备</Typography.Text>}
+    </Space>
+  ),
+});
+
+/** Puts `children` under the node `key` anywhere in the tree. */
+const withChildren = (nodes: TreeDataNode[], key: Key, children: TreeDataNode[]): TreeDataNode[] =>
+  nodes.map((n) =>
+    n.key === key
+      ? { ...n, children }
+      : n.children
+        ? { ...n, children: withChildren(n.children, key, children) }
+        : n,
+  );
+
+function SpaceTree() {
+  const buildings = useQuery({
+    queryKey: ['list', `${prefixes.building}/building/list`],
+    queryFn: () => api.get<ListOption[]>(`${prefixes.building}/building/list`),
+  });
+  const [buildingId, setBuildingId] = useState<number>();
+  const chosen = buildingId ?? (buildings.data?.[0]?.value as number | undefined);
+  // Under the list's query key: a save or delete in the list refetches it, and the tree starts over.
+  const roots = useQuery({
+    queryKey: [space.key, 'sub-space', chosen],
+    queryFn: () => api.get<SubSpace[]>(spaceSubSpacePath, { buildingId: chosen }),
+    enabled: chosen !== undefined,
+  });
+  const [tree, setTree] = useState<TreeDataNode[]>([]);
+  useEffect(() => setTree((roots.data ?? []).map(nodeOf)), [roots.data]);
+
+  const loadData = async (node: TreeDataNode) => {
+    if (node.children) return;
+    const children = await api.get<SubSpace[]>(spaceSubSpacePath, { buildingId: chosen, parentId: node.key });
+    setTree((t) => withChildren(t, node.key, children.map(nodeOf)));
+  };
+
+  return (
+    <Card
+      size="small"
+      title="空间结构"
+      extra={
+        <Select
+          aria-label="楼宇"
+          style={{ width: 220 }}
+          placeholder="选择楼宇"
+          value={chosen}
+          onChange={setBuildingId}
+          loading={buildings.isLoading}
+          options={buildings.data ?? []}
+        />
+      }
+    >
+      {tree.length === 0 ? (
+        <Empty description={roots.isLoading ? '加载中…' : '该楼宇还没有空间，请在下方列表中新建'} />
+      ) : (
+        <Tree key={`${chosen}-${roots.dataUpdatedAt}`} showLine treeData={tree} loadData={loadData} />
+      )}
+    </Card>
+  );
+}
+
+export default function SpacePage() {
+  return (
+    <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
+      <LinkBanner />
+      <SpaceTree />
+      <ResourcePage resource={space} />
+    </Space>
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * 物理空间 (space): where door devices are placed, a tree per building: building → floor → room or
+ * gate. `sub-space` lists a space's children (the tree loads them as it opens); a space with children
+ * or devices cannot be removed.
+ */
+import { prefixes } from '../endpoints.ts';
+import { defineResource, field } from '../resource.ts';
+
+export const spaceKindOptions = [
+  { value: 'building', label: '楼栋' },
+  { value: 'floor', label: '楼层' },
+  { value: 'room', label: '房间' },
+  { value: 'gate', label: '出入口' },
+] as const;
+export type SpaceKind = (typeof spaceKindOptions)[number]['value'];
+
+/** Which kinds a space of each kind may hold; null is the top of a building's tree. */
+export const spaceChildKinds: Record<SpaceKind | 'root', readonly SpaceKind[]> = {
+  root: ['building', 'floor', 'gate'],
+  building: ['floor', 'gate'],
+  floor: ['room', 'gate'],
+  room: [],
+  gate: [],
+};
+
+const base = `${prefixes.hardware}/space`;
+
+export const space = defineResource({
+  key: 'space',
+  base,
+  label: '空间',
+  permission: 'hardware:space',
+  fields: {
+    buildingId: field.reference('所属楼宇', `${prefixes.building}/building/list`),
+    parentId: field.reference('上级空间', `${base}/list`, {
+      optional: true,
+      search: undefined,
+      help: '不选则为楼宇下的顶层空间',
+    }),
+    name: field.text('空间名称', { max: 50, search: 'like' }),
+    kind: field.enumeration('空间类型', spaceKindOptions),
+    sort: field.sort(),
+  },
+  actions: ['page', 'detail', 'save', 'edit', 'remove', 'list'],
+  titleField: 'name',
+  defaultSort: { field: 'sort', order: 'ascend' },
+});
+
+/** `GET space/sub-space?buildingId=&parentId=`: the children of a space, or a building's top spaces. */
+export const spaceSubSpacePath = `${base}/sub-space`;
+
+export const spaceMessages = {
+  parentNotFound: '上级空间不存在，请重新选择',
+  parentOtherBuilding: '上级空间属于另一栋楼宇，请选择同一楼宇下的空间',
+  parentIsSelf: '上级空间不能是它自己或它的下级空间，请重新选择',
+  kindNotAllowed: (parentLabel: string, kindLabel: string, allowed: string) =>
+    `${parentLabel}下不能添加${kindLabel}，只能添加：${allowed}`,
+  buildingMoved: '已有下级空间的空间不能改到另一栋楼宇，请先移动或删除其下级空间',
+} as const;
