@@ -23,6 +23,14 @@ export const OPEN_DOOR_MIN_S = 1;
 export const OPEN_DOOR_MAX_S = 30;
 export const OPEN_DOOR_DEFAULT_S = 5;
 
+/** A booking opens its room's doors from this long before its start to this long after its end. */
+export const ACCESS_BOOKING_MARGIN_MS = 15 * 60_000;
+
+/** `13800000000` → `138****0000`, as the access list and the open log show a member. */
+export function maskPhone(phone: string): string {
+  return phone.length >= 7 ? `${phone.slice(0, 3)}****${phone.slice(-4)}` : phone;
+}
+
 export const deviceStatusLabels = { online: '在线', offline: '离线' } as const;
 export const openMethodLabels = {
   remote: '远程开门',

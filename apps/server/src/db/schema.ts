@@ -973,10 +973,19 @@ export const spaces = pgTable(
     name: text('name').notNull(),
     kind: text('kind', { enum: spaceKindValues }).notNull(),
     sort: integer('sort').notNull().default(0),
+    /** The bookable room this space is: its paid bookings open the doors of sets holding it. */
+    officeStationId: integer('office_station_id').references(() => officeStations.id, {
+      onDelete: 'set null',
+    }),
+    activityStationId: integer('activity_station_id').references(() => activityStations.id, {
+      onDelete: 'set null',
+    }),
     ...authored(),
   },
   (t) => [
     index('spaces_building_idx').on(t.buildingId),
+    index('spaces_office_station_idx').on(t.officeStationId),
+    index('spaces_activity_station_idx').on(t.activityStationId),
     index('spaces_parent_idx').on(t.parentId),
     check('spaces_kind_check', sql.raw(`kind in (${spaceKindValues.map((v) => `'${v}'`).join(', ')})`)),
   ],
@@ -1016,10 +1025,15 @@ export const devices = pgTable(
       .$type<{ cardNo: string; validFrom: number; validTo: number }[]>()
       .notNull()
       .default([]),
+    /** sha256 of the access state last sent: a change that leaves it equal sends nothing. */
+    accessHash: text('access_hash'),
+    /** When an entry of that state ends: the device is re-synced then (a card or booking expiring). */
+    nextExpiryAt: timestamptz('next_expiry_at'),
     ...authored(),
   },
   (t) => [
     uniqueIndex('devices_sn_key').on(t.sn),
+    index('devices_next_expiry_idx').on(t.nextExpiryAt),
     index('devices_space_idx').on(t.spaceId),
     check('devices_status_check', sql.raw(`status in ('online', 'offline')`)),
   ],
@@ -1083,4 +1097,45 @@ export const deviceOpenLogs = pgTable(
     index('device_open_logs_at_idx').on(t.at),
     index('device_open_logs_device_at_idx').on(t.deviceId, t.at),
   ],
+);
+
+/** 门禁联动: a set of devices and the spaces it holds (whose members may open those devices). */
+export const deviceSets = pgTable(
+  'device_sets',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    remark: text('remark'),
+    ...authored(),
+  },
+  (t) => [uniqueIndex('device_sets_name_lower_key').on(sql`lower(${t.name})`)],
+);
+
+export const deviceSetDevices = pgTable(
+  'device_set_devices',
+  {
+    setId: integer('set_id')
+      .notNull()
+      .references(() => deviceSets.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.setId, t.deviceId] }),
+    index('device_set_devices_device_idx').on(t.deviceId),
+  ],
+);
+
+export const deviceSetSpaces = pgTable(
+  'device_set_spaces',
+  {
+    setId: integer('set_id')
+      .notNull()
+      .references(() => deviceSets.id, { onDelete: 'cascade' }),
+    spaceId: integer('space_id')
+      .notNull()
+      .references(() => spaces.id, { onDelete: 'restrict' }),
+  },
+  (t) => [primaryKey({ columns: [t.setId, t.spaceId] }), index('device_set_spaces_space_idx').on(t.spaceId)],
 );

@@ -9,7 +9,7 @@
  * the sync after a hello is sent by the one instance that claims that hello's id.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt from 'mqtt';
 import {
@@ -30,6 +30,14 @@ import {
 } from '../db/schema.ts';
 import { AppError } from '../lib/http.ts';
 import { loadSecretKey, secretBox, type SecretBox } from '../lib/secret-box.ts';
+import {
+  accessLists,
+  devicesAffected,
+  doorOrderKinds,
+  hashOfAccess,
+  nextExpiryOf,
+  type AccessState,
+} from './access.ts';
 import { startEmbeddedBroker, type Credentials, type EmbeddedBroker } from './broker.ts';
 import {
   parseEnvelope,
@@ -78,6 +86,7 @@ interface Transport {
 export type DeviceLink = ReturnType<typeof createDeviceLink>;
 
 const SEEN_FLUSH_MS = 5_000;
+const EXPIRY_RECHECK_MS = 60_000;
 
 export function createDeviceLink({
   config,
@@ -99,6 +108,9 @@ export function createDeviceLink({
   let status: LinkStatus = { up: false, mode: config.mqttUrl ? 'external' : 'embedded', url: undefined };
   let timers: NodeJS.Timeout[] = [];
   const doorListeners = new Set<(sn: string) => void>();
+  const pending = new Set<Promise<unknown>>();
+  let expiryTimer: NodeJS.Timeout | undefined;
+  let running = false;
 
   const secretsOf = async (sn: string) => {
     const [row] = await db
@@ -213,7 +225,7 @@ export function createDeviceLink({
       .returning({ id: devices.id });
     // Every instance hears the hello; the one whose update claimed it sends the sync.
     if (claimed.length === 0) return;
-    await syncDevice(deviceId, { userId: null, name: 'system' }).catch((error: unknown) =>
+    await syncDevice(deviceId, { userId: null, name: 'system' }, true).catch((error: unknown) =>
       log.warn({ err: error, sn }, 'sync after hello failed'),
     );
   }
@@ -346,24 +358,125 @@ export function createDeviceLink({
     }
   }
 
-  /** Sends the device its whole access state (replacing what it holds) and records the version acked. */
-  async function syncDevice(deviceId: number, actor: CommandActor) {
-    const [row] = await db
-      .update(devices)
-      .set({ accessVersion: sql`${devices.accessVersion} + 1` })
-      .where(eq(devices.id, deviceId))
-      .returning();
-    if (!row || row.status !== 'online') return;
-    await command(
-      row,
-      'sync',
-      { now: Date.now(), access: [], adminPasswords: row.adminPasswords, cardRules: row.cardRules },
-      actor,
+  /**
+   * Sends each device its whole access state (replacing what it holds) when that state differs from
+   * the one last sent, or always (`force`, after a hello). Claiming the new state is one UPDATE per
+   * batch guarded by the hash, so of several instances reacting to one change only one sends it.
+   * Offline devices get it at their next hello; the sync state shows 未同步 meanwhile.
+   */
+  async function syncDevices(deviceIds: readonly number[], actor: CommandActor, force = false) {
+    const ids = [...new Set(deviceIds)];
+    if (ids.length === 0) return;
+    const now = Date.now();
+    const rows = await db
+      .select({ id: devices.id, adminPasswords: devices.adminPasswords, cardRules: devices.cardRules })
+      .from(devices)
+      .where(inArray(devices.id, ids));
+    const lists = await accessLists(db, ids, new Date(now));
+    const states = new Map(
+      rows.map((r) => {
+        const state: AccessState = {
+          access: lists.get(r.id) ?? [],
+          adminPasswords: r.adminPasswords,
+          cardRules: r.cardRules,
+        };
+        return [r.id, state];
+      }),
     );
-    await db
+    if (states.size === 0) return;
+    const values = sql.join(
+      [...states].map(([id, state]) => {
+        const next = nextExpiryOf(state, now);
+        return sql`(${id}::int, ${hashOfAccess(state)}::text, ${next ? next.toISOString() : null}::timestamptz)`;
+      }),
+      sql`, `,
+    );
+    const claimed = (await db.execute(sql`
+      update devices d
+      set access_version = d.access_version + 1, access_hash = v.hash, next_expiry_at = v.next
+      from (values ${values}) as v(id, hash, next)
+      where d.id = v.id ${force ? sql`` : sql`and d.access_hash is distinct from v.hash`}
+      returning d.id, d.sn, d.name, d.secret, d.status, d.access_version, d.next_expiry_at`)) as unknown as {
+      rows: {
+        id: number;
+        sn: string;
+        name: string;
+        secret: string;
+        status: 'online' | 'offline';
+        access_version: number;
+        next_expiry_at: string | null;
+      }[];
+    };
+    // A state ending sooner than the timer waits re-arms it.
+    if (claimed.rows.some((row) => row.next_expiry_at)) armExpiry();
+    await Promise.all(
+      claimed.rows
+        .filter((row) => row.status === 'online')
+        .map(async (row) => {
+          const id = Number(row.id);
+          await command({ ...row, id }, 'sync', { now: Date.now(), ...states.get(id)! }, actor);
+          await db
+            .update(devices)
+            .set({ ackedVersion: sql`greatest(${devices.ackedVersion}, ${Number(row.access_version)})` })
+            .where(eq(devices.id, id));
+        }),
+    );
+  }
+
+  const syncDevice = (deviceId: number, actor: CommandActor, force = false) =>
+    syncDevices([deviceId], actor, force);
+
+  /**
+   * Something changed access (an order paid, cancelled or refunded; a set or a space edited): the
+   * devices it may touch are re-synced now, in the background, so the caller's answer does not wait
+   * for acks. Failures show as 未同步 on the device list and in the log.
+   */
+  function accessChanged(scope: Parameters<typeof devicesAffected>[1]) {
+    const done = devicesAffected(db, scope)
+      .then((ids) => syncDevices(ids, { userId: null, name: 'system' }))
+      .catch((error: unknown) => log.warn({ err: error, scope }, 'access re-sync failed'));
+    pending.add(done);
+    void done.finally(() => pending.delete(done));
+    return done;
+  }
+
+  /** An order was created, paid, cancelled or refunded: the doors of its building may change. */
+  function orderChanged(order: { kind: string; buildingId: number | null; status: string }) {
+    if (!order.buildingId || !(doorOrderKinds as readonly string[]).includes(order.kind)) return;
+    void accessChanged({ buildingIds: [order.buildingId] });
+  }
+
+  /** Re-syncs devices whose access state has an entry ending now (cards expiring, bookings over). */
+  async function syncExpired() {
+    const due = await db
       .update(devices)
-      .set({ ackedVersion: sql`greatest(${devices.ackedVersion}, ${row.accessVersion})` })
-      .where(eq(devices.id, deviceId));
+      .set({ nextExpiryAt: null })
+      .where(lte(devices.nextExpiryAt, new Date()))
+      .returning({ id: devices.id });
+    await syncDevices(
+      due.map((d) => d.id),
+      { userId: null, name: 'system' },
+    );
+    armExpiry();
+  }
+
+  /** Wakes up at the next expiry of any device (checked again at least every minute). */
+  function armExpiry() {
+    if (!running) return;
+    // Started from a promise: a database that is not there yet fails here, not in the caller.
+    void Promise.resolve()
+      .then(() => db.select({ at: sql<string | null>`min(${devices.nextExpiryAt})` }).from(devices))
+      .then(([row]) => {
+        const at = row?.at ? new Date(row.at).getTime() : Infinity;
+        const wait = Math.max(0, Math.min(at - Date.now(), EXPIRY_RECHECK_MS));
+        clearTimeout(expiryTimer);
+        expiryTimer = setTimeout(
+          () =>
+            void syncExpired().catch((error: unknown) => log.warn({ err: error }, 'expiry re-sync failed')),
+          wait,
+        ).unref();
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'could not schedule access expiry'));
   }
 
   async function flushSeen() {
@@ -501,10 +614,15 @@ export function createDeviceLink({
         );
       every(SEEN_FLUSH_MS, flushSeen);
       every(15_000, sweepOffline);
+      running = true;
+      armExpiry();
     },
     async stop() {
       timers.forEach(clearInterval);
       timers = [];
+      running = false;
+      clearTimeout(expiryTimer);
+      await Promise.allSettled([...pending]);
       await flushSeen().catch(() => undefined);
       for (const waiter of waiters.values()) waiter.resolve({ ok: false, error: 'server stopping' });
       waiters.clear();
@@ -514,6 +632,11 @@ export function createDeviceLink({
     },
     command,
     syncDevice,
+    syncDevices,
+    accessChanged,
+    orderChanged,
+    /** Settles once every re-sync started so far is done (tests, a clean stop). */
+    settled: () => Promise.allSettled([...pending]).then(() => undefined),
     /** Disconnects a device from the embedded broker (an external broker drops it at its next auth). */
     kick: (sn: string) => broker?.kick(sn),
     /** Called after every door event is logged (the simulator's tests and the dashboard). */

@@ -74,6 +74,11 @@ export interface CrudOptions<F extends Fields> {
   /** Runs after a write in the same transaction (child rows, derived data). */
   afterWrite?: (record: Row, values: Values, context: WriteContext) => Promise<void>;
   /**
+   * Runs once a save or edit has committed, with the record before (an edit's) and after: work that
+   * must see the committed state, such as re-syncing door devices.
+   */
+  afterCommit?: (change: { before?: Row; after: Row }, request: FastifyRequest) => void;
+  /**
    * Runs in edit-published's transaction before the record is changed (e.g. unpublishing the
    * other versions when only one may be published).
    */
@@ -349,8 +354,9 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
       }
     };
 
-    const write = async (request: FastifyRequest, values: Values, existing?: Row) =>
-      app.db.transaction(async (tx) => {
+    const write = async (request: FastifyRequest, values: Values, existing?: Row) => {
+      let saved: Row | undefined;
+      const answer = await app.db.transaction(async (tx) => {
         const context: WriteContext = { request, tx, existing };
         if (existing) authorize(existing, request, 'edit');
         authorize({ ...existing, ...values }, request, 'edit');
@@ -358,7 +364,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
         const prepared = options.prepare ? await options.prepare(values, context) : values;
         await checkUnique(tx, prepared, existing);
         const by = request.user?.id ?? null;
-        const [saved] = (
+        [saved] = (
           existing
             ? await tx
                 .update(table)
@@ -370,14 +376,14 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
                 .values({ ...prepared, createdBy: by, updatedBy: by })
                 .returning()
         ) as Row[];
-        await options.afterWrite?.(saved, prepared, context);
-        const [answer] = await expand([saved], tx);
+        await options.afterWrite?.(saved!, prepared, context);
+        const [answer] = await expand([saved!], tx);
         await audit(
           request,
           {
             action: existing ? 'edit' : 'save',
             resource: resource.key,
-            resourceId: saved.id,
+            resourceId: saved!.id,
             before: existing ? forAudit(existing) : null,
             after: forAudit(answer),
           },
@@ -385,6 +391,9 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
         );
         return present(answer, request);
       });
+      options.afterCommit?.({ before: existing, after: saved! }, request);
+      return answer;
+    };
 
     if (has('save')) {
       r.post(

@@ -39,6 +39,18 @@ export const space = defineResource({
     }),
     name: field.text('空间名称', { max: 50, search: 'like' }),
     kind: field.enumeration('空间类型', spaceKindOptions),
+    officeStationId: field.reference('关联会议室', `${prefixes.building}/office-station/list`, {
+      optional: true,
+      list: false,
+      shownWhen: { field: 'kind', in: ['room'] },
+      help: '会员预订该会议室并付款后，可在预订时段前后 15 分钟打开持有此空间的门禁联动中的设备',
+    }),
+    activityStationId: field.reference('关联活动场地', `${prefixes.building}/activity-station/list`, {
+      optional: true,
+      list: false,
+      shownWhen: { field: 'kind', in: ['room'] },
+      help: '会员预订该活动场地并付款后，同样可以开门',
+    }),
     sort: field.sort(),
   },
   actions: ['page', 'detail', 'save', 'edit', 'remove', 'list'],
@@ -55,5 +67,7 @@ export const spaceMessages = {
   parentIsSelf: '上级空间不能是它自己或它的下级空间，请重新选择',
   kindNotAllowed: (parentLabel: string, kindLabel: string, allowed: string) =>
     `${parentLabel}下不能添加${kindLabel}，只能添加：${allowed}`,
+  stationOtherBuilding: (label: string) => `所选${label}不在该空间的楼宇，请选择同一楼宇的${label}`,
+  stationNotRoom: '只有“房间”类型的空间可以关联会议室或活动场地',
   buildingMoved: '已有下级空间的空间不能改到另一栋楼宇，请先移动或删除其下级空间',
 } as const;

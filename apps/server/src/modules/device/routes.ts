@@ -20,7 +20,6 @@ import {
   deviceEndpoints,
   deviceMessages,
   idOf,
-  MAX_PAGE_SIZE,
   numeric,
   OPEN_DOOR_DEFAULT_S,
   OPEN_DOOR_MAX_S,
@@ -41,6 +40,7 @@ import { deviceTotpKey, totpCode } from '../../devices/protocol.ts';
 import { audit } from '../../lib/audit.ts';
 import { AppError, badRequest, conflict, envelope, notFound, ok, pageOf } from '../../lib/http.ts';
 import { toIso } from '../../lib/time.ts';
+import { deviceRecord, deviceRecords, pageParams } from './records.ts';
 import { currentUser } from '../../plugins/auth.ts';
 
 const tags = ['device'];
@@ -53,36 +53,7 @@ const nameSchema = z
   .min(1, '请填写设备名称')
   .max(50, '设备名称最多 50 个字符');
 const spaceIdSchema = idOf('空间编号必须是正整数').nullish();
-const pageParams = {
-  current: numeric(
-    z.number({ error: '页码必须是正整数' }).int().min(1, '页码必须是正整数').max(100_000).default(1),
-  ),
-  size: numeric(
-    z
-      .number({ error: '每页条数必须是正整数' })
-      .int()
-      .min(1)
-      .max(MAX_PAGE_SIZE, `每页最多 ${MAX_PAGE_SIZE} 条`)
-      .default(10),
-  ),
-};
 const time = z.string().nullable();
-
-const deviceRecord = z.object({
-  id: z.number(),
-  sn: z.string(),
-  name: z.string(),
-  spaceId: z.number().nullable(),
-  spaceName: z.string().nullable(),
-  model: z.string().nullable(),
-  vendor: z.string().nullable(),
-  firmware: z.string().nullable(),
-  status: z.enum(deviceStatusValues),
-  lastSeenAt: time,
-  /** 已同步 when the device acked the access state last sent, else 同步中 / 未同步. */
-  syncState: z.enum(['synced', 'syncing', 'unsynced']),
-  droppedCount: z.number(),
-});
 
 const commandRecord = z.object({
   id: z.string(),
@@ -125,13 +96,6 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound(deviceMessages.notFound);
     return row;
   }
-
-  const syncStateOf = (row: {
-    accessVersion: number;
-    ackedVersion: number;
-    status: string;
-  }): 'synced' | 'syncing' | 'unsynced' =>
-    row.ackedVersion >= row.accessVersion ? 'synced' : row.status === 'online' ? 'syncing' : 'unsynced';
 
   app.get(
     deviceEndpoints.linkStatus,
@@ -314,32 +278,12 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       if (q.spaceId) where.push(eq(devices.spaceId, q.spaceId));
       if (q.status) where.push(eq(devices.status, q.status));
       const condition = where.length ? and(...where) : undefined;
-      const [rows, [{ total }]] = await Promise.all([
-        app.db
-          .select({ device: devices, spaceName: spaces.name })
-          .from(devices)
-          .leftJoin(spaces, eq(spaces.id, devices.spaceId))
-          .where(condition)
-          .orderBy(desc(devices.id))
-          .limit(q.size)
-          .offset((q.current - 1) * q.size),
+      const [records, [{ total }]] = await Promise.all([
+        deviceRecords(app.db, condition, { limit: q.size, offset: (q.current - 1) * q.size }),
         app.db.select({ total: count() }).from(devices).where(condition),
       ]);
       return ok({
-        records: rows.map(({ device: d, spaceName }) => ({
-          id: d.id,
-          sn: d.sn,
-          name: d.name,
-          spaceId: d.spaceId,
-          spaceName,
-          model: d.model,
-          vendor: d.vendor,
-          firmware: d.firmware,
-          status: d.status,
-          lastSeenAt: iso(d.lastSeenAt),
-          syncState: syncStateOf(d),
-          droppedCount: d.droppedCount,
-        })),
+        records,
         total,
         current: q.current,
         size: q.size,
@@ -364,9 +308,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const d = await load(request.params.id);
-      const [space] = d.spaceId
-        ? await app.db.select({ name: spaces.name }).from(spaces).where(eq(spaces.id, d.spaceId))
-        : [];
+      const [record] = await deviceRecords(app.db, eq(devices.id, d.id));
       const commands = await app.db
         .select()
         .from(deviceCommands)
@@ -374,18 +316,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         .orderBy(desc(deviceCommands.sentAt))
         .limit(20);
       return ok({
-        id: d.id,
-        sn: d.sn,
-        name: d.name,
-        spaceId: d.spaceId,
-        spaceName: space?.name ?? null,
-        model: d.model,
-        vendor: d.vendor,
-        firmware: d.firmware,
-        status: d.status,
-        lastSeenAt: iso(d.lastSeenAt),
-        syncState: syncStateOf(d),
-        droppedCount: d.droppedCount,
+        ...record,
         lastDropReason: d.lastDropReason,
         commands: commands.map((c) => ({
           id: c.id,

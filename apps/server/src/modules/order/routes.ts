@@ -304,7 +304,8 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
   async function move(request: FastifyRequest, action: OrderAction, id: number, reason: string | null) {
     const { to, from } = orderActions[action];
     const guards = guardsOf(resource, action);
-    return request.server.db.transaction(async (tx) => {
+    let movedOrder: Order | undefined;
+    const answer = await request.server.db.transaction(async (tx) => {
       if (action === 'refund') await assertNotInvoiced(tx, id);
       const [moved] = await tx
         .update(orders)
@@ -371,8 +372,11 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
         },
         tx,
       );
+      movedOrder = moved;
       return detailOf(tx, moved);
     });
+    if (movedOrder) request.server.devices.orderChanged(movedOrder);
+    return answer;
   }
 
   return async (app: FastifyInstance) => {

@@ -107,7 +107,8 @@ export function saveRoutes(
   const kind = resource.kind;
 
   async function create(request: FastifyRequest, input: OrderSaveBody) {
-    return request.server.db.transaction(async (tx) => {
+    let created: Order | undefined;
+    const answer = await request.server.db.transaction(async (tx) => {
       const [member] = await tx
         .select({ id: members.id, phone: members.phone, status: members.status })
         .from(members)
@@ -257,8 +258,12 @@ export function saveRoutes(
           tx,
         );
       }
+      created = order;
       return detail(tx, order);
     });
+    // Paid at once (a booking or card sold as paid): its doors open without waiting for anything else.
+    if (created?.status === 'paid') request.server.devices.orderChanged(created);
+    return answer;
   }
 
   /** Published products of this kind with where they sell; a room's label names its building. */

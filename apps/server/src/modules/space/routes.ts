@@ -4,7 +4,7 @@
  * (spaceChildKinds); a space never moves under itself; one with children or devices stays (409
  * naming them).
  */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idOf } from '@cowork/contract';
@@ -17,7 +17,14 @@ import {
   type SpaceKind,
 } from '@cowork/contract/resources/space';
 import type { Executor } from '../../db/client.ts';
-import { devices, spaces } from '../../db/schema.ts';
+import {
+  activityStations,
+  deviceSetSpaces,
+  deviceSets,
+  devices,
+  officeStations,
+  spaces,
+} from '../../db/schema.ts';
 import { crudModule } from '../../lib/crud.ts';
 import { badRequest, envelope, ok } from '../../lib/http.ts';
 import { describeUsage } from '../../lib/in-use.ts';
@@ -59,6 +66,20 @@ const crud = crudModule({
       throw badRequest(
         spaceMessages.kindNotAllowed(parentLabel, kindLabel(kind), allowed.map(kindLabel).join('、') || '无'),
       );
+    for (const [key, table, label] of [
+      ['officeStationId', officeStations, '会议室'],
+      ['activityStationId', activityStations, '活动场地'],
+    ] as const) {
+      const stationId = values[key] === undefined ? existing?.[key] : values[key];
+      if (!stationId) continue;
+      if (kind !== 'room') throw badRequest(spaceMessages.stationNotRoom);
+      const [station] = await tx
+        .select({ buildingId: table.buildingId })
+        .from(table)
+        .where(eq(table.id, Number(stationId)));
+      if (!station || station.buildingId !== buildingId)
+        throw badRequest(spaceMessages.stationOtherBuilding(label));
+    }
     if (existing && existing.buildingId !== buildingId) {
       const [child] = await tx
         .select({ id: spaces.id })
@@ -69,12 +90,32 @@ const crud = crudModule({
     }
     return { ...values, parentId: parentId ?? null };
   },
+  // A room linked to another meeting room, or moved under another held space, opens other doors now.
+  afterCommit({ before, after }, request) {
+    const buildingIds = [...new Set([before?.buildingId, after.buildingId].map(Number).filter(Boolean))];
+    void request.server.devices.accessChanged({ buildingIds });
+  },
   async inUse(id, tx) {
     const users = await describeUsage(tx, [
       { what: '下级空间', unit: '个', table: spaces, name: spaces.name, where: eq(spaces.parentId, id) },
       { what: '设备', unit: '台', table: devices, name: devices.name, where: eq(devices.spaceId, id) },
+      {
+        what: '门禁联动',
+        unit: '个',
+        table: deviceSets,
+        name: deviceSets.name,
+        where: inArray(
+          deviceSets.id,
+          tx
+            .select({ id: deviceSetSpaces.setId })
+            .from(deviceSetSpaces)
+            .where(eq(deviceSetSpaces.spaceId, id)),
+        ),
+      },
     ]);
-    return users ? `该空间仍有${users}，不能删除；请先删除下级空间，并把设备移到其他空间或注销` : undefined;
+    return users
+      ? `该空间仍有${users}，不能删除；请先删除下级空间，把设备移到其他空间或注销，并在门禁联动中移除该空间`
+      : undefined;
   },
 });
 
