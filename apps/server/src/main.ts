@@ -5,6 +5,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type DbHandle } from './db/client.ts';
+import { startDemoDevices } from './devices/demo.ts';
 import { demoSignIns } from './seed/demo.ts';
 import { prepareData, StartupError } from './seed/prepare.ts';
 
@@ -18,12 +19,14 @@ async function main() {
     if (prepared.seededDemo) app.log.info('demo data loaded into the empty database');
     if (prepared.createdAdministrator) app.log.info('administrator `admin` created from ADMIN_PASSWORD');
 
+    let stopDemoDevices = async () => undefined as void;
     let closing = false;
     const shutdown = async (signal: string) => {
       if (closing) return;
       closing = true;
       app.log.info({ signal }, 'shutting down');
       try {
+        await stopDemoDevices();
         await app.close();
       } finally {
         await handle.close();
@@ -41,12 +44,21 @@ async function main() {
       `API docs: http://${shownHost}:${config.port}/api/docs`,
       `Database: ${handle.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
     ];
+    const demoDevices = await startDemoDevices(app).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'demo devices could not start');
+      return { count: 0, stop: async () => undefined };
+    });
+    stopDemoDevices = demoDevices.stop;
     const link = app.devices.status();
     lines.push(
       link.up
         ? `Door devices: MQTT at ${link.url}${link.mode === 'external' ? ' (MQTT_URL)' : ' (embedded broker, MQTT_PORT)'}`
         : `Door devices: link down (${link.reason}); set MQTT_PORT to a free port or MQTT_URL to a broker`,
     );
+    if (demoDevices.count)
+      lines.push(
+        `Demo door devices: ${demoDevices.count} simulated in process (DEMO_DEVICES=0 turns them off)`,
+      );
     if (app.devices.secretKeyGenerated)
       lines.push(
         `Secret key generated into ${app.devices.secretKeyGenerated} (set SECRET_KEY to keep it elsewhere; keep a copy: device secrets are encrypted with it)`,

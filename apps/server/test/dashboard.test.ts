@@ -550,6 +550,8 @@ describe(`dashboard summary (${engine})`, () => {
       leads: { site: null, website: null },
       revenue: { days: seriesDays, series: [] },
       utilisation: null,
+      devices: null,
+      doorEvents: null,
     });
   });
 });

@@ -70,6 +70,8 @@ export const deviceEndpoints = {
   adminPwdList: `${device}/admin-pwd-list`,
   cardRuleList: `${device}/card-rule-list`,
   openLogPage: `${device}/open-log/page`,
+  /** The open log as .xlsx: the page's filters, every row. */
+  openLogExport: `${device}/open-log/export`,
   /** The device link's state (the hardware screens' banner). */
   linkStatus: `${device}/link-status`,
 } as const;

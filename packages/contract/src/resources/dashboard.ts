@@ -48,6 +48,10 @@ export const dashboardLinks = {
   membersPermission: permissionOf({ path: '/user/member' }, 'view'),
   revenuePermission: permissionOf({ path: '/merchant/share' }, 'view'),
   utilisationPermission: permissionOf({ path: orderListPathOfKind['office-station'] }, 'view'),
+  devices: '/hardware/device',
+  devicesPermission: permissionOf({ path: '/hardware/device' }, 'view'),
+  doorEvents: '/hardware/log',
+  doorEventsPermission: permissionOf({ path: '/hardware/log' }, 'view'),
 } as const;
 
 /** The lead lists by kind (定制场地, 物业合作), whose view permission opens the kind's numbers. */
@@ -105,6 +109,10 @@ export const dashboardSummary = z.object({
     days: z.array(day),
     series: z.array(z.object({ kind: kindEnum, paidFen: z.array(fen) })),
   }),
+  /** Door devices online and offline now; null without 设备管理's view permission. */
+  devices: z.object({ online: count, offline: count }).nullable(),
+  /** Door events today (success and denied); null without 开门记录's view permission. */
+  doorEvents: z.object({ success: count, denied: count }).nullable(),
   /** Meeting rooms by building (buildings with published rooms); null without the permission. */
   utilisation: z
     .array(

@@ -241,6 +241,28 @@ async function utilisationByBuilding(db: Database): Promise<NonNullable<Dashboar
   }));
 }
 
+/** Door devices online and offline now. */
+async function deviceCounts(db: Database) {
+  const [row] = await rowsOf(
+    db,
+    sql`select count(*) filter (where status = 'online') as online,
+      count(*) filter (where status <> 'online') as offline from devices`,
+  );
+  return { online: Number(row.online), offline: Number(row.offline) };
+}
+
+/** Today's door events (Shanghai day), by result: what 开门记录 shows filtered to today. */
+async function doorEventsToday(db: Database) {
+  const [row] = await rowsOf(
+    db,
+    sql`with ${bounds}
+      select count(*) filter (where l.result = 'success') as success,
+        count(*) filter (where l.result = 'denied') as denied
+      from bounds b join device_open_logs l on l.at >= b.day_start and l.at < b.day_end`,
+  );
+  return { success: Number(row.success), denied: Number(row.denied) };
+}
+
 const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     dashboardEndpoints.summary,
@@ -262,7 +284,9 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         hasPermission(user, leadViewPermissionOfKind(kind))
           ? leadsCreated(app.db, table)
           : Promise.resolve(null);
-      const [period, orders, revenue, utilisation, site, website] = await Promise.all([
+      const allowed = <T>(permission: string, read: () => Promise<T>) =>
+        hasPermission(user, permission) ? read() : Promise.resolve(null);
+      const [period, orders, revenue, utilisation, site, website, devices, doorEvents] = await Promise.all([
         periods(app.db, hasPermission(user, dashboardLinks.membersPermission)),
         ordersByKind(app.db, kinds),
         revenueSeries(app.db, kinds),
@@ -271,9 +295,19 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
           : Promise.resolve(null),
         leadsOf('site', csrCapitalSites),
         leadsOf('website', csrCapitalWebsites),
+        allowed(dashboardLinks.devicesPermission, () => deviceCounts(app.db)),
+        allowed(dashboardLinks.doorEventsPermission, () => doorEventsToday(app.db)),
       ]);
       const leads = { site, website };
-      return ok({ ...period, orders, revenue, utilisation, leads } satisfies DashboardSummary);
+      return ok({
+        ...period,
+        orders,
+        revenue,
+        utilisation,
+        leads,
+        devices,
+        doorEvents,
+      } satisfies DashboardSummary);
     },
   );
 };

@@ -8,7 +8,7 @@
  * unregistering :remove; the open log hardware:log:view (or device view).
  */
 import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, gte, ilike, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -25,6 +25,9 @@ import {
   OPEN_DOOR_MAX_S,
   OPEN_DOOR_MIN_S,
   OPEN_LOG_VIEW_PERMISSION,
+  maskPhone,
+  openMethodLabels,
+  openResultLabels,
 } from '@cowork/contract';
 import {
   deviceCommands,
@@ -39,7 +42,8 @@ import {
 import { deviceTotpKey, totpCode } from '../../devices/protocol.ts';
 import { audit } from '../../lib/audit.ts';
 import { AppError, badRequest, conflict, envelope, notFound, ok, pageOf } from '../../lib/http.ts';
-import { toIso } from '../../lib/time.ts';
+import { parseTimeBound, toIso } from '../../lib/time.ts';
+import { keysetBatches, sendExcel, shanghaiTime, type ExcelColumn } from '../../lib/excel-export.ts';
 import { deviceRecord, deviceRecords, pageParams } from './records.ts';
 import { currentUser } from '../../plugins/auth.ts';
 
@@ -78,6 +82,28 @@ const openLogRecord = z.object({
   who: z.string().nullable(),
   at: z.string(),
 });
+
+const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+const timeBound = (label: string) =>
+  z
+    .string()
+    .refine(
+      (v) => (isDay(v) || z.iso.datetime({ offset: true }).safeParse(v).success) && parseTimeBound(v, false),
+      {
+        error: `${label}格式不正确，应为日期（如 2026-11-25）或带时区的时间`,
+      },
+    );
+
+const openLogColumns: ExcelColumn<typeof deviceOpenLogs.$inferSelect>[] = [
+  { header: '时间', value: (r) => shanghaiTime(r.at), width: 20 },
+  { header: '设备', value: (r) => r.deviceName ?? '（已注销）', width: 18 },
+  { header: '序列号', value: (r) => r.sn, width: 18 },
+  { header: '方式', value: (r) => openMethodLabels[r.method], width: 10 },
+  { header: '凭证', value: (r) => (r.credential ? `****${r.credential}` : null), width: 10 },
+  { header: '结果', value: (r) => openResultLabels[r.result], width: 8 },
+  { header: '原因', value: (r) => r.reason, width: 20 },
+  { header: '开门人', value: (r) => r.who, width: 16 },
+];
 
 const iso = (value: Date | null) => (value ? toIso(value) : null);
 
@@ -482,35 +508,85 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ok((await load(request.query.id)).cardRules),
   );
 
+  /** The open log's filters, shared by its page and its export. */
+  const openLogQuery = z.object({
+    deviceId: idOf('设备编号必须是正整数').optional(),
+    sn: z.string().max(64).optional(),
+    buildingId: idOf('楼宇编号必须是正整数').optional(),
+    /** The devices in this space or under it. */
+    spaceId: idOf('空间编号必须是正整数').optional(),
+    /** A member's phone: eleven digits match that member, fewer any masked phone holding them. */
+    phone: z
+      .string()
+      .trim()
+      .regex(/^\d{0,11}$/, '手机号只能是数字，最多 11 位')
+      .optional(),
+    method: z.enum(openMethodValues, { error: '开门方式不正确' }).optional(),
+    result: z.enum(openResultValues, { error: '开门结果不正确' }).optional(),
+    /** A time with offset, or a day (Shanghai): `atTo` as a day includes the whole day. */
+    atFrom: timeBound('开始时间').optional(),
+    atTo: timeBound('结束时间').optional(),
+  });
+
+  function openLogConditions(q: z.infer<typeof openLogQuery>): SQL[] {
+    const where: SQL[] = [];
+    if (q.deviceId) where.push(eq(deviceOpenLogs.deviceId, q.deviceId));
+    if (q.sn?.trim()) where.push(ilike(deviceOpenLogs.sn, `${escapeLike(q.sn.trim())}%`));
+    if (q.method) where.push(eq(deviceOpenLogs.method, q.method));
+    if (q.result) where.push(eq(deviceOpenLogs.result, q.result));
+    if (q.atFrom) where.push(gte(deviceOpenLogs.at, parseTimeBound(q.atFrom, false)!));
+    if (q.atTo) {
+      // A day ends where the next begins; a time is included.
+      const to = parseTimeBound(q.atTo, true)!;
+      where.push(isDay(q.atTo) ? lt(deviceOpenLogs.at, to) : lte(deviceOpenLogs.at, to));
+    }
+    if (q.phone)
+      where.push(
+        q.phone.length === 11
+          ? eq(deviceOpenLogs.who, maskPhone(q.phone))
+          : ilike(deviceOpenLogs.who, `%${q.phone}%`),
+      );
+    if (q.spaceId)
+      where.push(sql`${deviceOpenLogs.deviceId} in (
+        with recursive tree(id) as (
+          select ${q.spaceId}::int union all select s.id from spaces s join tree on s.parent_id = tree.id
+        )
+        select d.id from devices d join tree on d.space_id = tree.id)`);
+    if (q.buildingId)
+      where.push(sql`${deviceOpenLogs.deviceId} in (
+        select d.id from devices d join spaces s on s.id = d.space_id where s.building_id = ${q.buildingId})`);
+    return where;
+  }
+
+  const openLogOut = (r: typeof deviceOpenLogs.$inferSelect) => ({
+    id: r.id,
+    deviceId: r.deviceId,
+    sn: r.sn,
+    deviceName: r.deviceName,
+    method: r.method,
+    credential: r.credential,
+    result: r.result,
+    reason: r.reason,
+    who: r.who,
+    at: toIso(r.at),
+  });
+
+  const openLogPermission = [OPEN_LOG_VIEW_PERMISSION, DEVICE_VIEW_PERMISSION];
+
   app.get(
     deviceEndpoints.openLogPage,
     {
-      config: { permission: [OPEN_LOG_VIEW_PERMISSION, DEVICE_VIEW_PERMISSION] },
+      config: { permission: openLogPermission },
       schema: {
         tags,
         summary: '开门记录: door events, newest first',
-        querystring: z.object({
-          ...pageParams,
-          deviceId: idOf('设备编号必须是正整数').optional(),
-          sn: z.string().max(64).optional(),
-          method: z.enum(openMethodValues, { error: '开门方式不正确' }).optional(),
-          result: z.enum(openResultValues, { error: '开门结果不正确' }).optional(),
-          atFrom: z.iso.datetime({ offset: true, error: '开始时间格式不正确' }).optional(),
-          atTo: z.iso.datetime({ offset: true, error: '结束时间格式不正确' }).optional(),
-        }),
+        querystring: openLogQuery.extend(pageParams),
         response: { 200: envelope(pageOf(openLogRecord)) },
       },
     },
     async (request) => {
       const q = request.query;
-      const where: SQL[] = [];
-      if (q.deviceId) where.push(eq(deviceOpenLogs.deviceId, q.deviceId));
-      if (q.sn?.trim()) where.push(ilike(deviceOpenLogs.sn, `${escapeLike(q.sn.trim())}%`));
-      if (q.method) where.push(eq(deviceOpenLogs.method, q.method));
-      if (q.result) where.push(eq(deviceOpenLogs.result, q.result));
-      if (q.atFrom) where.push(gte(deviceOpenLogs.at, new Date(q.atFrom)));
-      if (q.atTo) where.push(lte(deviceOpenLogs.at, new Date(q.atTo)));
-      const condition = where.length ? and(...where) : undefined;
+      const condition = and(...openLogConditions(q));
       const [rows, [{ total }]] = await Promise.all([
         app.db
           .select()
@@ -521,22 +597,35 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
           .offset((q.current - 1) * q.size),
         app.db.select({ total: count() }).from(deviceOpenLogs).where(condition),
       ]);
-      return ok({
-        records: rows.map((r) => ({
-          id: r.id,
-          deviceId: r.deviceId,
-          sn: r.sn,
-          deviceName: r.deviceName,
-          method: r.method,
-          credential: r.credential,
-          result: r.result,
-          reason: r.reason,
-          who: r.who,
-          at: toIso(r.at),
-        })),
-        total,
-        current: q.current,
-        size: q.size,
+      return ok({ records: rows.map(openLogOut), total, current: q.current, size: q.size });
+    },
+  );
+
+  app.get(
+    deviceEndpoints.openLogExport,
+    {
+      config: { permission: openLogPermission },
+      schema: {
+        tags,
+        summary: '开门记录 as Excel: the filters of its page, every row, streamed',
+        querystring: openLogQuery,
+      },
+    },
+    async (request, reply) => {
+      const conditions = openLogConditions(request.query);
+      const day = shanghaiTime(new Date())!.slice(0, 10).replaceAll('-', '');
+      return sendExcel(reply, {
+        fileName: `开门记录-${day}.xlsx`,
+        sheetName: '开门记录',
+        columns: openLogColumns,
+        rows: keysetBatches((beforeId, limit) =>
+          app.db
+            .select()
+            .from(deviceOpenLogs)
+            .where(and(...conditions, beforeId === undefined ? undefined : lt(deviceOpenLogs.id, beforeId)))
+            .orderBy(desc(deviceOpenLogs.id))
+            .limit(limit),
+        ),
       });
     },
   );

@@ -40,6 +40,8 @@ const summary = (patch: Partial<DashboardSummary> = {}): DashboardSummary => ({
     ],
   },
   utilisation: null,
+  devices: null,
+  doorEvents: null,
   ...patch,
 });
 
@@ -194,6 +196,23 @@ describe('Dashboard', () => {
     expect(
       await screen.findByText('暂无已发布的会议室，发布会议室后即可在此查看各楼宇的使用率。'),
     ).toBeTruthy();
+  });
+
+  it("门禁: devices online and offline and today's door events, each opening its filtered list", async () => {
+    renderAs(
+      ['hardware:device:view', 'hardware:log:view'],
+      summary({
+        orders: [],
+        members: null,
+        devices: { online: 3, offline: 1 },
+        doorEvents: { success: 42, denied: 2 },
+      }),
+    );
+    expect(await href('在线设备')).toBe('/hardware/device?status=online');
+    expect((await screen.findByRole('link', { name: '离线设备' })).textContent).toBe('1');
+    expect(await href('今日开门次数')).toBe('/hardware/log?result=success&atFrom=2026-11-21&atTo=2026-11-21');
+    expect((await screen.findByRole('link', { name: '今日开门次数' })).textContent).toBe('42');
+    expect((await screen.findByRole('link', { name: '今日拒绝开门次数' })).textContent).toBe('2');
   });
 
   it('shows nothing to a user who may view none of its lists', async () => {

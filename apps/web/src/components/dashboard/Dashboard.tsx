@@ -282,6 +282,44 @@ function UtilisationCard({
   );
 }
 
+/** 门禁: devices online / offline now and today's door events, each opening its filtered list. */
+function DoorCard({ data }: { data: DashboardSummary }) {
+  const day = data.today.from;
+  const stat = (title: string, value: number, to: string, label: string) => (
+    <Col xs={12} sm={6}>
+      <Statistic
+        title={title}
+        value={value}
+        valueRender={(node) => (
+          <NumberLink to={to} label={label}>
+            {node}
+          </NumberLink>
+        )}
+      />
+    </Col>
+  );
+  const events = (result: string) =>
+    `${dashboardLinks.doorEvents}?result=${result}&atFrom=${day}&atTo=${day}`;
+  return (
+    <Card size="small" title="门禁">
+      <Row gutter={[16, 16]}>
+        {data.devices && (
+          <>
+            {stat('在线设备', data.devices.online, `${dashboardLinks.devices}?status=online`, '在线设备')}
+            {stat('离线设备', data.devices.offline, `${dashboardLinks.devices}?status=offline`, '离线设备')}
+          </>
+        )}
+        {data.doorEvents && (
+          <>
+            {stat('今日开门', data.doorEvents.success, events('success'), '今日开门次数')}
+            {stat('今日拒绝', data.doorEvents.denied, events('denied'), '今日拒绝开门次数')}
+          </>
+        )}
+      </Row>
+    </Card>
+  );
+}
+
 export function Dashboard() {
   const summary = useQuery({
     queryKey: ['dashboard', 'summary'],
@@ -309,7 +347,14 @@ export function Dashboard() {
   const data = summary.data;
   // A user who may view none of these lists gets the greeting and the entries only.
   const anyLeads = data.leads.site !== null || data.leads.website !== null;
-  if (data.orders.length === 0 && data.members === null && !anyLeads && data.utilisation === null)
+  const anyDoors = data.devices !== null || data.doorEvents !== null;
+  if (
+    data.orders.length === 0 &&
+    data.members === null &&
+    !anyLeads &&
+    data.utilisation === null &&
+    !anyDoors
+  )
     return null;
   const series = data.revenue.series.map((s) => ({
     key: s.kind,
@@ -350,6 +395,11 @@ export function Dashboard() {
         {data.utilisation && (
           <Col xs={24}>
             <UtilisationCard rows={data.utilisation} month={data.month} />
+          </Col>
+        )}
+        {anyDoors && (
+          <Col xs={24}>
+            <DoorCard data={data} />
           </Col>
         )}
       </Row>

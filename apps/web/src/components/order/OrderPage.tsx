@@ -7,7 +7,7 @@
  * @example export default function MemberOrderPage() { return <OrderPage resource={userCardOrder} />; }
  */
 import { useState, type ReactNode } from 'react';
-import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import {
   App,
   Button,
@@ -23,8 +23,8 @@ import {
   Tag,
   Timeline,
 } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { cleanPayload, formatYuan, resourcePermissions, type Field } from '@cowork/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatYuan, resourcePermissions, type Field } from '@cowork/contract';
 import {
   actionsFrom,
   orderActions,
@@ -37,7 +37,8 @@ import {
   type OrderResource,
 } from '@cowork/contract/resources/order';
 import { formatTime } from '../../lib/format.ts';
-import { api, saveFile } from '../../lib/request.ts';
+import { api } from '../../lib/request.ts';
+import { ExportButton } from '../ExportButton.tsx';
 import { rules } from '../../lib/rules.ts';
 import { usePermission } from '../PermissionGate.tsx';
 import { ResourcePage } from '../resource/ResourcePage.tsx';
@@ -423,23 +424,6 @@ function OrderDrawer({
   );
 }
 
-/** 导出Excel: every order of the current filter, saved under the name the server gives. */
-function ExportButton({ resource, filters }: { resource: OrderResource; filters: Record<string, unknown> }) {
-  const { message } = App.useApp();
-  const download = useMutation({
-    mutationFn: () => api.downloadFile(orderPaths(resource).export, cleanPayload(filters)),
-    onSuccess: ({ blob, fileName }) => {
-      saveFile(blob, fileName ?? `${resource.label}.xlsx`);
-      message.success(`${resource.label}已导出，请在浏览器的下载中查看文件`);
-    },
-  });
-  return (
-    <Button icon={<DownloadOutlined />} loading={download.isPending} onClick={() => download.mutate()}>
-      导出Excel
-    </Button>
-  );
-}
-
 export function OrderPage({ resource }: { resource: OrderResource }) {
   const [viewing, setViewing] = useState<number | null>(null);
   const [creating, setCreating] = useState(false);
@@ -458,7 +442,7 @@ export function OrderPage({ resource }: { resource: OrderResource }) {
                 新建订单
               </Button>
             )}
-            <ExportButton resource={resource} filters={filters} />
+            <ExportButton path={orderPaths(resource).export} filters={filters} label={resource.label} />
           </>
         )}
         cells={{ status: (value) => <OrderStatusTag status={String(value)} /> }}

@@ -1,15 +1,34 @@
-/** 开门记录: every door event the devices reported, newest first, with who opened and how. */
+/**
+ * 开门记录: every door event the devices reported, newest first, with who opened and how; filtered
+ * by device, building or space (spaces under it included), method, result, member phone and days,
+ * and exported to Excel with the same filters.
+ */
 import { Card, DatePicker, Form, Input, Select, Space, Table, Tag, type TableProps } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
-import { deviceEndpoints, openMethodLabels, openResultLabels, type OpenLogRecord } from '@cowork/contract';
+import {
+  deviceEndpoints,
+  openMethodLabels,
+  openResultLabels,
+  prefixes,
+  resourcePaths,
+  type ListOption,
+  type OpenLogRecord,
+} from '@cowork/contract';
+import { space } from '@cowork/contract/resources/space';
+import { ExportButton } from '../../components/ExportButton.tsx';
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
 import { SearchButtons } from '../../components/resource/page-parts.tsx';
 import { usePagedQuery } from '../../components/resource/use-paged-query.ts';
 import { dayRangeToIso, formatTime } from '../../lib/format.ts';
+import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
 
 interface SearchForm {
   sn?: string;
+  buildingId?: number;
+  spaceId?: number;
+  phone?: string;
   method?: string;
   result?: string;
   range?: [Dayjs, Dayjs] | null;
@@ -48,14 +67,21 @@ const columns: TableProps<OpenLogRecord>['columns'] = [
 
 export default function OpenLogPage() {
   const [form] = Form.useForm<SearchForm>();
-  const { page, search, reset, turnPage, pagination } = usePagedQuery<OpenLogRecord>(
+  const { query, page, search, reset, turnPage, pagination } = usePagedQuery<OpenLogRecord>(
     ['device', 'open-log'],
     deviceEndpoints.openLogPage,
   );
-  const onSearch = ({ sn, method, result, range }: SearchForm) => {
+  const options = (path: string) => ({
+    queryKey: ['list', path],
+    queryFn: () => api.get<ListOption[]>(path),
+  });
+  const buildings = useQuery(options(`${prefixes.building}/building/list`));
+  const spaces = useQuery(options(resourcePaths(space).list));
+  const onSearch = ({ range, sn, phone, ...rest }: SearchForm) => {
     const { from, to } = dayRangeToIso(range);
-    search({ sn: sn?.trim(), method, result, atFrom: from, atTo: to });
+    search({ ...rest, sn: sn?.trim(), phone: phone?.trim(), atFrom: from, atTo: to });
   };
+  const { current: _current, size: _size, ...filters } = query;
   return (
     <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
       <LinkBanner />
@@ -63,6 +89,25 @@ export default function OpenLogPage() {
         <Form<SearchForm> form={form} name="open-log-search" layout="inline" onFinish={onSearch}>
           <Form.Item name="sn" label="序列号">
             <Input allowClear placeholder="序列号开头" />
+          </Form.Item>
+          <Form.Item name="buildingId" label="楼宇">
+            <Select allowClear placeholder="全部" style={{ width: 180 }} options={buildings.data ?? []} />
+          </Form.Item>
+          <Form.Item name="spaceId" label="空间">
+            <Select
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              placeholder="全部"
+              style={{ width: 160 }}
+              options={spaces.data ?? []}
+            />
+          </Form.Item>
+          <Form.Item
+            name="phone"
+            label="会员手机号"
+            rules={[{ pattern: /^\d{0,11}$/, message: '手机号只能是数字，最多 11 位' }]}
+          >
+            <Input allowClear placeholder="完整手机号或后四位" style={{ width: 160 }} />
           </Form.Item>
           <Form.Item name="method" label="方式">
             <Select
@@ -91,7 +136,10 @@ export default function OpenLogPage() {
           />
         </Form>
       </Card>
-      <Card size="small">
+      <Card
+        size="small"
+        extra={<ExportButton path={deviceEndpoints.openLogExport} filters={filters} label="开门记录" />}
+      >
         <Table<OpenLogRecord>
           rowKey="id"
           size="middle"
