@@ -74,6 +74,73 @@ test('a waiting device is registered, opened from the console, and the opening i
   await expect(remote).toContainText('成功');
   await expect(remote).toContainText(demo.yunying.nickname);
   await expect(page.getByRole('row').filter({ hasText: '动态码' })).toContainText('成功');
+
+  // 管理员密码: added with a reason, synced at once, opening at the keypad.
+  await page.goto('/hardware/device');
+  await page.getByRole('row').filter({ hasText: sn }).getByRole('button', { name: '更多' }).click();
+  await page.getByRole('menuitem', { name: '管理员密码' }).click();
+  const passwords = page.getByRole('dialog', { name: '管理员密码：E2E 前台门禁' });
+  await passwords.getByLabel('新管理员密码').fill('86753090');
+  await passwords.getByRole('button', { name: '添加密码' }).click();
+  await expect(passwords.getByText('请填写操作原因，它会记入操作日志')).toBeVisible();
+  await passwords.getByLabel('操作原因').fill('夜间保洁');
+  await passwords.getByRole('button', { name: '添加密码' }).click();
+  await expect(page.getByText('管理员密码已保存并同步到设备')).toBeVisible();
+  await expect(passwords.getByRole('row')).toHaveCount(2);
+  expect((await device.enterPassword('86753090')).result).toBe('success');
+});
+
+test('门禁联动: a set with a demo device holds a space, shows its sync, lets it go and is removed', async ({
+  page,
+}) => {
+  await signIn(page, demo.yunying);
+  await page.goto('/hardware/map');
+  await expect(page.getByTestId('page-title')).toHaveText('门禁联动');
+  // The demo runs three simulated devices in one demo set.
+  await expect(page.getByRole('row').filter({ hasText: '演示门禁联动' })).toContainText('3');
+
+  await page.getByRole('button', { name: '新建门禁联动' }).click();
+  const dialog = page.getByRole('dialog', { name: '新建门禁联动' });
+  await dialog.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(dialog.getByText('请填写联动名称')).toBeVisible();
+  await dialog.getByLabel('联动名称').fill('E2E 联动');
+  await choose(page, '设备', '大堂闸机（DEMO-001）')(dialog);
+  await dialog.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('门禁联动已创建，设备正在同步权限')).toBeVisible();
+
+  const row = page.getByRole('row').filter({ hasText: 'E2E 联动' });
+  await row.getByRole('button', { name: '设备与空间' }).click();
+  const drawer = page.getByRole('dialog', { name: '门禁联动：E2E 联动' });
+  await expect(drawer.getByRole('row').filter({ hasText: 'DEMO-001' })).toContainText('已同步');
+
+  await drawer.getByRole('tab', { name: '可关联空间' }).click();
+  const free = drawer.getByRole('tabpanel', { name: '可关联空间' });
+  await free.getByLabel('空间名称').fill('大堂闸机');
+  await free.getByRole('button', { name: /查\s*询/ }).click();
+  await free
+    .getByRole('row')
+    .filter({ hasText: '大堂闸机' })
+    .first()
+    .getByRole('button', { name: '关联' })
+    .click();
+  await expect(page.getByText('已关联 1 个空间，设备正在同步权限')).toBeVisible();
+
+  await drawer.getByRole('tab', { name: '已关联空间' }).click();
+  const held = drawer.getByRole('tabpanel', { name: '已关联空间' });
+  const heldRow = held.getByRole('row').filter({ hasText: '大堂闸机' });
+  await expect(heldRow).toBeVisible();
+  await heldRow.getByRole('button', { name: '取消关联' }).click();
+  await expect(page.getByText('已取消关联 1 个空间，设备正在同步权限')).toBeVisible();
+  await expect(held.getByText('还没有关联空间')).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await row.getByRole('button', { name: '删除' }).click();
+  await page
+    .getByRole('dialog', { name: '删除门禁联动“E2E 联动”？' })
+    .getByRole('button', { name: '确认删除' })
+    .click();
+  await expect(page.getByText('门禁联动“E2E 联动”已删除，相关设备正在同步权限')).toBeVisible();
+  await expect(row).toHaveCount(0);
 });
 
 test('物理空间: a floor created in the list shows in its building tree, with the gate under it', async ({

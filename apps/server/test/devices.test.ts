@@ -220,6 +220,66 @@ describe.each(brokers)('through the %s broker', (kind) => {
       );
     });
 
+    test('管理员密码 and 卡规则: saved (a password as SHA-256 only), synced at once, working at the keypad and reader', async () => {
+      const { d, id } = await registered('K');
+      const saved = await post(deviceEndpoints.adminPwdSave, {
+        id,
+        password: '20261125',
+        reason: '保洁夜间进出',
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json().msg).toBe(deviceMessages.listSynced('管理员密码'));
+      const { pwdId } = saved.json<{ data: { pwdId: string } }>().data;
+      const listed = (await get(deviceEndpoints.adminPwdList, { id })).json<{
+        data: { id: string; sha256: string }[];
+      }>().data;
+      expect(listed).toEqual([{ id: pwdId, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+      expect(JSON.stringify(listed)).not.toContain('20261125');
+      expect((await d.enterPassword('20261125')).result).toBe('success');
+      expect(
+        (await post(deviceEndpoints.adminPwdSave, { id, password: '20261125', reason: '重复' })).statusCode,
+      ).toBe(409);
+
+      const noReason = await post(deviceEndpoints.adminPwdSave, { id, password: '123456' });
+      expect(noReason.statusCode).toBe(400);
+      expect(noReason.json().msg).toContain('操作原因');
+      const short = await post(deviceEndpoints.adminPwdSave, { id, password: '12345', reason: '测试' });
+      expect(short.statusCode).toBe(400);
+      expect(short.json().msg).toBe(`管理员密码：${deviceMessages.passwordInvalid}`);
+
+      const removed = await post(deviceEndpoints.adminPwdRemove, { id, pwdId, reason: '保洁合同结束' });
+      expect(removed.statusCode).toBe(200);
+      expect((await d.enterPassword('20261125')).result).toBe('denied');
+
+      const now = Date.now();
+      const card = await post(deviceEndpoints.cardRuleSave, {
+        id,
+        cardNo: 'AB12CD34',
+        validFrom: now - 1000,
+        validTo: now + 3_600_000,
+      });
+      expect(card.statusCode, card.body).toBe(200);
+      expect((await get(deviceEndpoints.cardRuleList, { id })).json().data).toEqual([
+        { cardNo: 'AB12CD34', validFrom: now - 1000, validTo: now + 3_600_000 },
+      ]);
+      expect((await d.swipeCard('AB12CD34')).result).toBe('success');
+      const backwards = await post(deviceEndpoints.cardRuleSave, {
+        id,
+        cardNo: 'AB12CD34',
+        validFrom: now,
+        validTo: now - 1,
+      });
+      expect(backwards.statusCode).toBe(400);
+      expect(backwards.json().msg).toContain(deviceMessages.cardRangeInvalid);
+      expect((await post(deviceEndpoints.cardRuleRemove, { id, cardNo: 'AB12CD34' })).statusCode).toBe(200);
+      expect((await d.swipeCard('AB12CD34')).result).toBe('denied');
+      const audit = await t.db.execute(
+        `select after from audit_logs where resource = 'device' and action = 'admin-pwd-save' order by id desc limit 1`,
+      );
+      expect(JSON.stringify(audit)).toContain('保洁夜间进出');
+      expect(JSON.stringify(audit)).not.toContain('20261125');
+    });
+
     test('unregister: the device is cut off and its secret no longer connects', async () => {
       const { d, id, sn, secret } = await registered('G');
       const res = await post(deviceEndpoints.unregister, { id });

@@ -18,6 +18,13 @@ export const DEVICE_ACK_TIMEOUT_MS = 5_000;
 /** Devices send a heartbeat this often; none for three periods means offline. */
 export const DEVICE_HEARTBEAT_MS = 30_000;
 export const DEVICE_OFFLINE_AFTER_MS = 90_000;
+/** Device admin passwords: keypad digits, a few per device. */
+export const ADMIN_PASSWORD_MIN_DIGITS = 6;
+export const ADMIN_PASSWORD_MAX_DIGITS = 12;
+export const MAX_ADMIN_PASSWORDS = 10;
+export const MAX_CARD_RULES = 1000;
+export const CARD_NO_PATTERN = /^[A-Za-z0-9]{4,32}$/;
+
 /** `open-door` durations, seconds. */
 export const OPEN_DOOR_MIN_S = 1;
 export const OPEN_DOOR_MAX_S = 30;
@@ -69,6 +76,14 @@ export const deviceEndpoints = {
   totpCode: `${device}/totp-code`,
   adminPwdList: `${device}/admin-pwd-list`,
   cardRuleList: `${device}/card-rule-list`,
+  /** Adds an admin password (`{id, password, reason}`); kept as SHA-256 only, synced at once. */
+  adminPwdSave: `${device}/admin-pwd/save`,
+  /** Removes one (`{id, pwdId, reason}`). */
+  adminPwdRemove: `${device}/admin-pwd/remove`,
+  /** Adds or replaces a card's rule (`{id, cardNo, validFrom, validTo}`, ms), synced at once. */
+  cardRuleSave: `${device}/card-rule/save`,
+  /** Removes a card's rule (`{id, cardNo}`). */
+  cardRuleRemove: `${device}/card-rule/remove`,
   openLogPage: `${device}/open-log/page`,
   /** The open log as .xlsx: the page's filters, every row. */
   openLogExport: `${device}/open-log/export`,
@@ -95,6 +110,19 @@ export const deviceMessages = {
   refused: (name: string, error: string) => `设备“${name}”拒绝了指令：${error || '未说明原因'}`,
   durationInvalid: `开门时长必须是 ${OPEN_DOOR_MIN_S}–${OPEN_DOOR_MAX_S} 秒的整数`,
   reasonTooLong: '操作原因最多 200 个字符，请删减后重试',
+  reasonRequired: '请填写操作原因，它会记入操作日志',
+  passwordInvalid: `管理员密码必须是 ${ADMIN_PASSWORD_MIN_DIGITS}–${ADMIN_PASSWORD_MAX_DIGITS} 位数字`,
+  passwordsFull: `每台设备最多 ${MAX_ADMIN_PASSWORDS} 个管理员密码，请先删除不用的密码`,
+  passwordTaken: '该设备已有相同的管理员密码，请换一个',
+  passwordNotFound: '该管理员密码不存在或已删除，请刷新后重试',
+  cardNoInvalid: '卡号只能包含字母和数字，长度 4–32',
+  cardRangeInvalid: '卡的有效期结束时间必须晚于开始时间',
+  cardRulesFull: `每台设备最多 ${MAX_CARD_RULES} 条卡规则，请先删除过期的规则`,
+  cardRuleNotFound: '该卡规则不存在或已删除，请刷新后重试',
+  /** A change saved and synced, or saved for a device that will get it when it is back online. */
+  listSynced: (what: string) => `${what}已保存并同步到设备`,
+  listPending: (what: string, why: string) =>
+    `${what}已保存，但暂未同步到设备（${why}）；设备恢复连接后会自动同步`,
 } as const;
 
 export type DeviceStatus = keyof typeof deviceStatusLabels;

@@ -7,7 +7,7 @@
  * Permissions: reading needs hardware:device:view; registering and every command :edit;
  * unregistering :remove; the open log hardware:log:view (or device view).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, count, desc, eq, gte, ilike, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -25,6 +25,11 @@ import {
   OPEN_DOOR_MAX_S,
   OPEN_DOOR_MIN_S,
   OPEN_LOG_VIEW_PERMISSION,
+  ADMIN_PASSWORD_MAX_DIGITS,
+  ADMIN_PASSWORD_MIN_DIGITS,
+  CARD_NO_PATTERN,
+  MAX_ADMIN_PASSWORDS,
+  MAX_CARD_RULES,
   maskPhone,
   openMethodLabels,
   openResultLabels,
@@ -473,6 +478,221 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const device = await load(request.query.id);
       return ok(totpCode(deviceTotpKey(link.box.open(device.secret))));
+    },
+  );
+
+  /**
+   * Changes a device's admin passwords or card rules under a row lock (concurrent edits never lose
+   * one another), audits it, and syncs the device at once; a device that cannot take it now gets it
+   * when it is back (the answer says which).
+   */
+  async function editLists(
+    request: FastifyRequest,
+    id: number,
+    action: string,
+    what: string,
+    change: (
+      row: typeof devices.$inferSelect,
+    ) => Partial<Pick<typeof devices.$inferSelect, 'adminPasswords' | 'cardRules'>>,
+    detail: Record<string, unknown>,
+  ) {
+    const reasonText = (request.body as { reason?: string }).reason;
+    const device = await app.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(devices).where(eq(devices.id, id)).for('update');
+      if (!row) throw notFound(deviceMessages.notFound);
+      await tx
+        .update(devices)
+        .set({ ...change(row), updatedAt: new Date() })
+        .where(eq(devices.id, id));
+      await audit(
+        request,
+        {
+          action,
+          resource: 'device',
+          resourceId: String(id),
+          after: { sn: row.sn, name: row.name, ...detail, ...(reasonText ? { reason: reasonText } : {}) },
+        },
+        tx,
+      );
+      return row;
+    });
+    try {
+      await link.syncDevice(device.id, actorOf(request, reasonText));
+      const [after] = await app.db.select().from(devices).where(eq(devices.id, id));
+      const synced = after.status === 'online' && after.ackedVersion >= after.accessVersion;
+      return { synced, pending: synced ? null : '设备离线', what };
+    } catch (error) {
+      return { synced: false, pending: error instanceof AppError ? error.message : '同步失败', what };
+    }
+  }
+
+  /** The answer of a list change: whether the device has it, and the message saying so. */
+  const listAnswer = z.object({ synced: z.boolean(), pending: z.string().nullable() });
+  const answerOf = <T extends object = object>(
+    result: { synced: boolean; pending: string | null; what: string },
+    extra: T = {} as T,
+  ) =>
+    ok(
+      { synced: result.synced, pending: result.pending, ...extra },
+      result.synced
+        ? deviceMessages.listSynced(result.what)
+        : deviceMessages.listPending(result.what, result.pending!),
+    );
+
+  const requiredReason = z
+    .string({ error: deviceMessages.reasonRequired })
+    .trim()
+    .min(1, deviceMessages.reasonRequired)
+    .max(200, deviceMessages.reasonTooLong);
+  const passwordDigits = new RegExp(`^\\d{${ADMIN_PASSWORD_MIN_DIGITS},${ADMIN_PASSWORD_MAX_DIGITS}}$`);
+  const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+  const listFieldLabels = {
+    reason: '操作原因',
+    password: '管理员密码',
+    pwdId: '密码编号',
+    cardNo: '卡号',
+    validFrom: '生效时间',
+    validTo: '失效时间',
+  };
+  const msTime = (label: string) =>
+    numeric(
+      z
+        .number({ error: `请填写${label}` })
+        .int(`${label}格式不正确`)
+        .min(0)
+        .max(8_640_000_000_000_000),
+    );
+
+  app.post(
+    deviceEndpoints.adminPwdSave,
+    {
+      config: { permission: DEVICE_EDIT_PERMISSION, fieldLabels: listFieldLabels },
+      schema: {
+        tags,
+        summary: 'Adds an admin password (kept as SHA-256 only) and syncs the device',
+        body: idBody.extend({
+          password: z
+            .string({ error: deviceMessages.passwordInvalid })
+            .regex(passwordDigits, deviceMessages.passwordInvalid),
+          reason: requiredReason,
+        }),
+        response: { 200: envelope(listAnswer.extend({ pwdId: z.string() })) },
+      },
+    },
+    async (request) => {
+      const hash = sha256(request.body.password);
+      const pwdId = `P${randomBytes(3).toString('hex').toUpperCase()}`;
+      const result = await editLists(
+        request,
+        request.body.id,
+        'admin-pwd-save',
+        '管理员密码',
+        (row) => {
+          if (row.adminPasswords.some((p) => p.sha256 === hash)) throw conflict(deviceMessages.passwordTaken);
+          if (row.adminPasswords.length >= MAX_ADMIN_PASSWORDS) throw conflict(deviceMessages.passwordsFull);
+          return { adminPasswords: [...row.adminPasswords, { id: pwdId, sha256: hash }] };
+        },
+        { pwdId },
+      );
+      return answerOf(result, { pwdId });
+    },
+  );
+
+  app.post(
+    deviceEndpoints.adminPwdRemove,
+    {
+      config: { permission: DEVICE_EDIT_PERMISSION, fieldLabels: listFieldLabels },
+      schema: {
+        tags,
+        summary: 'Removes an admin password and syncs the device',
+        body: idBody.extend({ pwdId: z.string().min(1).max(32), reason: requiredReason }),
+        response: { 200: envelope(listAnswer) },
+      },
+    },
+    async (request) => {
+      const { pwdId } = request.body;
+      const result = await editLists(
+        request,
+        request.body.id,
+        'admin-pwd-remove',
+        '管理员密码',
+        (row) => {
+          if (!row.adminPasswords.some((p) => p.id === pwdId))
+            throw notFound(deviceMessages.passwordNotFound);
+          return { adminPasswords: row.adminPasswords.filter((p) => p.id !== pwdId) };
+        },
+        { pwdId },
+      );
+      return answerOf(result);
+    },
+  );
+
+  app.post(
+    deviceEndpoints.cardRuleSave,
+    {
+      config: { permission: DEVICE_EDIT_PERMISSION, fieldLabels: listFieldLabels },
+      schema: {
+        tags,
+        summary: "Adds or replaces a card's rule and syncs the device",
+        body: idBody
+          .extend({
+            cardNo: z
+              .string({ error: deviceMessages.cardNoInvalid })
+              .regex(CARD_NO_PATTERN, deviceMessages.cardNoInvalid),
+            validFrom: msTime('生效时间'),
+            validTo: msTime('失效时间'),
+          })
+          .refine((b) => b.validTo > b.validFrom, {
+            error: deviceMessages.cardRangeInvalid,
+            path: ['validTo'],
+          }),
+        response: { 200: envelope(listAnswer) },
+      },
+    },
+    async (request) => {
+      const { cardNo, validFrom, validTo } = request.body;
+      const result = await editLists(
+        request,
+        request.body.id,
+        'card-rule-save',
+        '卡规则',
+        (row) => {
+          const others = row.cardRules.filter((r) => r.cardNo !== cardNo);
+          if (others.length >= MAX_CARD_RULES) throw conflict(deviceMessages.cardRulesFull);
+          return { cardRules: [...others, { cardNo, validFrom, validTo }] };
+        },
+        { cardNo, validFrom: new Date(validFrom).toISOString(), validTo: new Date(validTo).toISOString() },
+      );
+      return answerOf(result);
+    },
+  );
+
+  app.post(
+    deviceEndpoints.cardRuleRemove,
+    {
+      config: { permission: DEVICE_EDIT_PERMISSION, fieldLabels: listFieldLabels },
+      schema: {
+        tags,
+        summary: "Removes a card's rule and syncs the device",
+        body: idBody.extend({ cardNo: z.string().min(1).max(32) }),
+        response: { 200: envelope(listAnswer) },
+      },
+    },
+    async (request) => {
+      const { cardNo } = request.body;
+      const result = await editLists(
+        request,
+        request.body.id,
+        'card-rule-remove',
+        '卡规则',
+        (row) => {
+          if (!row.cardRules.some((r) => r.cardNo === cardNo))
+            throw notFound(deviceMessages.cardRuleNotFound);
+          return { cardRules: row.cardRules.filter((r) => r.cardNo !== cardNo) };
+        },
+        { cardNo },
+      );
+      return answerOf(result);
     },
   );
 

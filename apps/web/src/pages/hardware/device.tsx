@@ -44,7 +44,9 @@ import {
   type WaitingDevice,
 } from '@cowork/contract';
 import { space } from '@cowork/contract/resources/space';
+import { AdminPasswordsModal, CardRulesModal } from '../../components/hardware/DeviceLists.tsx';
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
+import { ReasonField } from '../../components/hardware/ReasonField.tsx';
 import { SearchButtons } from '../../components/resource/page-parts.tsx';
 import { usePagedQuery } from '../../components/resource/use-paged-query.ts';
 import { usePermission } from '../../components/PermissionGate.tsx';
@@ -57,6 +59,7 @@ const REFRESH_MS = 5_000;
 type Dialog =
   | { kind: 'open' | 'totp' | 'detail'; device: DeviceRecord }
   | { kind: 'clear' | 'reset-config' | 'refresh-screen'; device: DeviceRecord }
+  | { kind: 'admin-passwords' | 'card-rules'; device: DeviceRecord }
   | { kind: 'register'; waiting: WaitingDevice }
   | { kind: 'secret'; title: string; sn: string; secret: string }
   | null;
@@ -85,6 +88,8 @@ export default function DevicePage() {
       {dialog?.kind === 'open' && <OpenDoorModal device={dialog.device} onClose={close} />}
       {dialog?.kind === 'totp' && <TotpModal device={dialog.device} onClose={close} />}
       {dialog?.kind === 'detail' && <DetailDrawer device={dialog.device} onClose={close} />}
+      {dialog?.kind === 'admin-passwords' && <AdminPasswordsModal device={dialog.device} onClose={close} />}
+      {dialog?.kind === 'card-rules' && <CardRulesModal device={dialog.device} onClose={close} />}
       {(dialog?.kind === 'clear' || dialog?.kind === 'reset-config' || dialog?.kind === 'refresh-screen') && (
         <CommandModal
           kind={dialog.kind}
@@ -190,6 +195,8 @@ function DeviceList({ onDialog }: { onDialog: (dialog: Dialog) => void }) {
                 items: [
                   ...(canEdit
                     ? [
+                        { key: 'admin-passwords', label: '管理员密码' },
+                        { key: 'card-rules', label: '卡规则' },
                         { key: 'refresh-screen', label: '刷新屏幕' },
                         { key: 'clear', label: '清除' },
                         { key: 'reset-config', label: '重置配置' },
@@ -200,7 +207,10 @@ function DeviceList({ onDialog }: { onDialog: (dialog: Dialog) => void }) {
                 onClick: ({ key }) =>
                   key === 'unregister'
                     ? unregister(device)
-                    : onDialog({ kind: key as 'clear' | 'reset-config' | 'refresh-screen', device }),
+                    : onDialog({
+                        kind: key as Exclude<NonNullable<Dialog>['kind'], 'register' | 'secret'>,
+                        device,
+                      } as Dialog),
               }}
             >
               <Button type="link" size="small">
@@ -523,18 +533,7 @@ function CommandModal({
             title="设备将改用新密钥重新连接，旧密钥立即作废；新密钥只显示一次。"
           />
         )}
-        {text.needsReason && (
-          <Form.Item
-            name="reason"
-            label="操作原因"
-            rules={[
-              { required: true, whitespace: true, message: '请填写操作原因，它会记入操作日志' },
-              { max: 200, message: '操作原因最多 200 个字符，请删减后重试' },
-            ]}
-          >
-            <Input.TextArea rows={2} placeholder="如：更换门禁控制器" />
-          </Form.Item>
-        )}
+        {text.needsReason && <ReasonField placeholder="如：更换门禁控制器" />}
         {!text.needsReason && <Typography.Text>确认向设备发送“{text.title}”指令？</Typography.Text>}
       </Form>
     </Modal>
