@@ -13,6 +13,7 @@ import {
   merchants,
   officeSeats,
   officeStations,
+  spaces,
   teamCards,
   userCards,
 } from '../src/db/schema.ts';
@@ -163,6 +164,12 @@ describe('楼宇 beyond the mechanism', () => {
           t.db.insert(hallSeats).values({ buildingId, code: 'H01', name: '大厅H01', seatType: 'flexible' }),
         () => t.db.delete(hallSeats),
         '大厅H01',
+      ],
+      [
+        '物理空间',
+        () => t.db.insert(spaces).values({ buildingId, name: 'A 座大堂', kind: 'gate' }),
+        () => t.db.delete(spaces).where(eq(spaces.name, 'A 座大堂')),
+        'A 座大堂',
       ],
       [
         '会议室',

@@ -32,6 +32,7 @@ import {
   merchants,
   officeSeats,
   officeStations,
+  spaces,
   orders,
   teamCards,
   userCards,
@@ -144,6 +145,13 @@ const usagesOf = (id: number) => [
     table: hallSeats,
     name: hallSeats.name,
     where: eq(hallSeats.buildingId, id),
+  },
+  {
+    what: '物理空间',
+    unit: '个',
+    table: spaces,
+    name: spaces.name,
+    where: eq(spaces.buildingId, id),
   },
   {
     what: '会议室',
