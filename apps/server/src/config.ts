@@ -68,6 +68,11 @@ const envSchema = z.object({
   DEVICE_ENROL_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Encrypts secrets at rest (device secrets); unset: generated into DATA_DIR/secret.key. */
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Turns on the HTTP authentication/authorisation endpoints an external broker (EMQX) calls; the
+   * broker sends it as `Authorization: Bearer …`. Unset: those endpoints answer 404.
+   */
+  MQTT_AUTH_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Simulated demo door devices run in process with demo data (0 turns them off). */
   DEMO_DEVICES: z.coerce
     .number({ error: 'must be a number of devices' })
@@ -145,6 +150,7 @@ export interface Config {
   deviceEnrolKey: string;
   deviceEnrolKeyIsDefault: boolean;
   secretKey: string | undefined;
+  mqttAuthToken: string | undefined;
   demoDevices: number;
   /** Where uploads are stored; several instances need `s3` (a shared bucket). */
   storage: StorageConfig;
@@ -252,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deviceEnrolKey: e.DEVICE_ENROL_KEY ?? DEVELOPMENT_ENROL_KEY,
     deviceEnrolKeyIsDefault: e.DEVICE_ENROL_KEY === undefined,
     secretKey: e.SECRET_KEY,
+    mqttAuthToken: e.MQTT_AUTH_TOKEN,
     demoDevices: e.DEMO_DEVICES,
     storage:
       e.STORAGE === 's3'

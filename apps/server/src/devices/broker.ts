@@ -5,17 +5,13 @@
  * and subscribes only under its own `devices/{sn}/`), and cuts a connection announcing a packet
  * larger than the protocol allows before its body is buffered.
  */
-import crypto from 'node:crypto';
 import net from 'node:net';
 import { Duplex, Transform, type TransformCallback } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import { DEVICE_MAX_PAYLOAD_BYTES, DEVICE_SN_PATTERN } from '@cowork/contract';
-import { parseTopic } from './protocol.ts';
+import { DEVICE_MAX_PAYLOAD_BYTES } from '@cowork/contract';
+import { publishRefusal, roleOf, subscribeAllowed, type Credentials, type DeviceRole } from './rules.ts';
 
-/** What a connecting sn may use as its password. */
-export type Credentials = { registered: true; secrets: string[] } | { registered: false };
-
-export type DeviceRole = 'device' | 'enrol';
+export type { Credentials } from './rules.ts';
 
 /** The protocol's payload plus room for the topic and headers of one PUBLISH. */
 const MAX_PACKET_BYTES = DEVICE_MAX_PAYLOAD_BYTES + 1024;
@@ -31,13 +27,6 @@ export interface EmbeddedBroker {
 const authError = (code: 4 | 5, message: string) =>
   Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
 
-const equalText = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  // Constant time in the secret's content; lengths of secrets are public (43 characters).
-  return x.length === y.length && crypto.timingSafeEqual(x, y);
-};
-
 export async function startEmbeddedBroker(options: {
   port: number;
   host?: string;
@@ -50,45 +39,30 @@ export async function startEmbeddedBroker(options: {
   const aedes = await Aedes.createBroker({
     maxClientsIdLength: 64,
     authenticate(client, username, password, done) {
-      const sn = client.id;
-      if (!DEVICE_SN_PATTERN.test(sn) || username !== sn || !password)
-        return done(authError(4, 'client id, username and sn must agree'), false);
-      const given = password.toString('utf8');
-      options.credentials(sn).then(
-        (credentials) => {
-          if (credentials.registered) {
-            if (credentials.secrets.some((secret) => equalText(secret, given))) {
-              roles.set(client, 'device');
-              return done(null, true);
-            }
-          } else if (equalText(options.enrolKey, given)) {
-            roles.set(client, 'enrol');
-            return done(null, true);
-          }
-          return done(authError(4, 'bad credentials'), false);
+      roleOf(
+        { clientId: client.id, username, password: password?.toString('utf8') },
+        options.credentials,
+        options.enrolKey,
+      ).then(
+        (role) => {
+          if (!role) return done(authError(4, 'bad credentials'), false);
+          roles.set(client, role);
+          done(null, true);
         },
         () => done(authError(4, 'credentials unavailable'), false),
       );
     },
     authorizePublish(client, packet, callback) {
       if (!client) return callback(null); // the server's own messages
-      const topic = parseTopic(packet.topic);
-      const refuse = (reason: string) => {
-        // Counted against a registered device only (an enrolling client's will is not its fault).
-        if (roles.get(client) === 'device') options.onRefused?.(client.id, reason);
-        callback(new Error(reason));
-      };
-      if (!topic || topic.sn !== client.id || topic.kind === 'cmd') return refuse('topic');
-      if (packet.payload.length > DEVICE_MAX_PAYLOAD_BYTES) return refuse('oversized');
-      if (roles.get(client) === 'enrol') {
-        // An unregistered device may say hello and nothing else.
-        if (topic.kind !== 'evt' || !isHello(packet.payload)) return refuse('enrol-only-hello');
-      }
-      callback(null);
+      const role = roles.get(client) ?? 'enrol';
+      const refusal = publishRefusal(role, client.id, packet.topic, packet.payload);
+      if (!refusal) return callback(null);
+      // Counted against a registered device only (an enrolling client's will is not its fault).
+      if (role === 'device') options.onRefused?.(client.id, refusal);
+      callback(new Error(refusal));
     },
     authorizeSubscribe(client, subscription, callback) {
-      const topic = parseTopic(subscription.topic);
-      if (!topic || topic.sn !== client.id || topic.kind !== 'cmd') return callback(new Error('topic'));
+      if (!subscribeAllowed(client.id, subscription.topic)) return callback(new Error('topic'));
       callback(null, subscription);
     },
   });
@@ -117,14 +91,6 @@ export async function startEmbeddedBroker(options: {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function isHello(payload: Buffer | string): boolean {
-  try {
-    return (JSON.parse(payload.toString()) as { type?: unknown }).type === 'hello';
-  } catch {
-    return false;
-  }
 }
 
 /**

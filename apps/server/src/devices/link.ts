@@ -645,5 +645,7 @@ export function createDeviceLink({
       return () => doorListeners.delete(listener);
     },
     isSn: (sn: string) => DEVICE_SN_PATTERN.test(sn),
+    /** What an sn may connect with (the embedded broker, and an external one through mqtt-auth). */
+    credentials,
   };
 }
