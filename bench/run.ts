@@ -1,61 +1,95 @@
-/** `npm run bench`: each benchmark prints its measurement beside its reference and the ratio. */
+/**
+ * `npm run bench`: each benchmark prints its measurement beside its reference and the ratio.
+ * `BENCH_ONLY=devices,api` runs only those (bundle, api, export, order-page, devices).
+ */
 import { apiOverhead } from './api.ts';
 import { bundleSizes } from './bundle.ts';
+import { deviceBench, deviceGoals } from './devices.ts';
 import { exportMemory } from './export.ts';
 import { orderPageBench } from './order-page.ts';
+import { record } from './results.ts';
+
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const wanted = (name: string) => !only || only.includes(name);
 
 const LOGIN_BUDGET_KB = 200;
 const SHELL_BUDGET_KB = 350;
 const fixed = (n: number, digits = 1) => n.toFixed(digits);
 
-const { loginKb, shellKb } = bundleSizes();
-console.log('Bundle (gzip -9 of the JavaScript and CSS the browser loads)');
-console.log(
-  `  login route       ${fixed(loginKb)} KB   budget ${LOGIN_BUDGET_KB} KB   ratio ${fixed(loginKb / LOGIN_BUDGET_KB, 2)}`,
-);
-console.log(
-  `  shell after login ${fixed(shellKb)} KB   budget ${SHELL_BUDGET_KB} KB   ratio ${fixed(shellKb / SHELL_BUDGET_KB, 2)}`,
-);
-
-const api = await apiOverhead();
-console.log(
-  `\nAuthenticated GET sso-user/user-info (${api.engine}) vs a bare Fastify handler with the same JSON`,
-);
-console.log(`  bare handler  ${fixed(api.reference.rps, 0)} req/s   p99 ${api.reference.p99} ms`);
-console.log(`  cowork-admin  ${fixed(api.measured.rps, 0)} req/s   p99 ${api.measured.p99} ms`);
-console.log(`  ratio (ours / bare) ${fixed(api.measured.rps / api.reference.rps, 3)}`);
-
-const excel = await exportMemory();
-const line = (name: string, m: { ms: number; rssMb: number; heapMb: number }) =>
-  `  ${name.padEnd(34)} ${fixed(m.ms, 0).padStart(6)} ms   peak rss +${fixed(m.rssMb)} MB   peak heap +${fixed(m.heapMb)} MB`;
-console.log(
-  `\nStreamed Excel export of ${excel.rows} orders (${excel.engine}, ${fixed(excel.bytes / 1024 / 1024)} MB file)`,
-);
-console.log(line(`export ${excel.rows / 10} orders`, excel.small));
-console.log(line(`export ${excel.rows} orders`, excel.large));
-console.log(line(`SELECT ${excel.rows} rows into an array`, excel.select));
-console.log(
-  `  ratio heap (export ${excel.rows} / export ${excel.rows / 10}) ${fixed(excel.large.heapMb / Math.max(excel.small.heapMb, 1), 2)}   (flat ≈ 1, linear ≈ 10)`,
-);
-console.log(
-  `  ratio heap (export / SELECT into array) ${fixed(excel.large.heapMb / Math.max(excel.select.heapMb, 1), 2)}   time ${fixed(excel.large.ms / excel.small.ms, 1)}× the small export`,
-);
-
-const orderPage = await orderPageBench();
-if ('skipped' in orderPage) {
-  console.log(`\nuser-card-order/page on a large table: skipped (${orderPage.skipped})`);
-} else {
+if (wanted('bundle')) {
+  const { loginKb, shellKb } = bundleSizes();
+  console.log('Bundle (gzip -9 of the JavaScript and CSS the browser loads)');
   console.log(
-    `\nGET user-card-order/page with ${orderPage.orders} orders (postgres, loaded in ${fixed(orderPage.loadSeconds, 0)} s) vs a bare node-postgres handler running the same SQL`,
+    `  login route       ${fixed(loginKb)} KB   budget ${LOGIN_BUDGET_KB} KB   ratio ${fixed(loginKb / LOGIN_BUDGET_KB, 2)}`,
   );
-  for (const s of orderPage.scenarios) {
-    console.log(`  ${s.name}: ${s.query}  (${s.total} orders match)`);
-    console.log(`    bare handler  ${fixed(s.bare.rps, 0)} req/s   p99 ${s.bare.p99} ms`);
-    console.log(`    cowork-admin  ${fixed(s.ours.rps, 0)} req/s   p99 ${s.ours.p99} ms`);
-    console.log(`    ratio (ours / bare) ${fixed(s.ours.rps / s.bare.rps, 3)}`);
+  console.log(
+    `  shell after login ${fixed(shellKb)} KB   budget ${SHELL_BUDGET_KB} KB   ratio ${fixed(shellKb / SHELL_BUDGET_KB, 2)}`,
+  );
+}
+
+if (wanted('api')) {
+  const api = await apiOverhead();
+  console.log(
+    `\nAuthenticated GET sso-user/user-info (${api.engine}) vs a bare Fastify handler with the same JSON`,
+  );
+  console.log(`  bare handler  ${fixed(api.reference.rps, 0)} req/s   p99 ${api.reference.p99} ms`);
+  console.log(`  cowork-admin  ${fixed(api.measured.rps, 0)} req/s   p99 ${api.measured.p99} ms`);
+  console.log(`  ratio (ours / bare) ${fixed(api.measured.rps / api.reference.rps, 3)}`);
+}
+
+if (wanted('export')) {
+  const excel = await exportMemory();
+  const line = (name: string, m: { ms: number; rssMb: number; heapMb: number }) =>
+    `  ${name.padEnd(34)} ${fixed(m.ms, 0).padStart(6)} ms   peak rss +${fixed(m.rssMb)} MB   peak heap +${fixed(m.heapMb)} MB`;
+  console.log(
+    `\nStreamed Excel export of ${excel.rows} orders (${excel.engine}, ${fixed(excel.bytes / 1024 / 1024)} MB file)`,
+  );
+  console.log(line(`export ${excel.rows / 10} orders`, excel.small));
+  console.log(line(`export ${excel.rows} orders`, excel.large));
+  console.log(line(`SELECT ${excel.rows} rows into an array`, excel.select));
+  console.log(
+    `  ratio heap (export ${excel.rows} / export ${excel.rows / 10}) ${fixed(excel.large.heapMb / Math.max(excel.small.heapMb, 1), 2)}   (flat ≈ 1, linear ≈ 10)`,
+  );
+  console.log(
+    `  ratio heap (export / SELECT into array) ${fixed(excel.large.heapMb / Math.max(excel.select.heapMb, 1), 2)}   time ${fixed(excel.large.ms / excel.small.ms, 1)}× the small export`,
+  );
+}
+
+if (wanted('order-page')) {
+  const orderPage = await orderPageBench();
+  if ('skipped' in orderPage) {
+    console.log(`\nuser-card-order/page on a large table: skipped (${orderPage.skipped})`);
+  } else {
+    console.log(
+      `\nGET user-card-order/page with ${orderPage.orders} orders (postgres, loaded in ${fixed(orderPage.loadSeconds, 0)} s) vs a bare node-postgres handler running the same SQL`,
+    );
+    for (const s of orderPage.scenarios) {
+      console.log(`  ${s.name}: ${s.query}  (${s.total} orders match)`);
+      console.log(`    bare handler  ${fixed(s.bare.rps, 0)} req/s   p99 ${s.bare.p99} ms`);
+      console.log(`    cowork-admin  ${fixed(s.ours.rps, 0)} req/s   p99 ${s.ours.p99} ms`);
+      console.log(`    ratio (ours / bare) ${fixed(s.ours.rps / s.bare.rps, 3)}`);
+    }
+    console.log('  SQL run by both (captured from our endpoint):');
+    // The column list of the page query is long; its where, order and limit are what matter.
+    for (const text of orderPage.sql)
+      console.log(`    ${text.replace(/^select "id", .+? from/, 'select "id", … from')}`);
   }
-  console.log('  SQL run by both (captured from our endpoint):');
-  // The column list of the page query is long; its where, order and limit are what matter.
-  for (const text of orderPage.sql)
-    console.log(`    ${text.replace(/^select "id", .+? from/, 'select "id", … from')}`);
+}
+
+if (wanted('devices')) {
+  const d = await deviceBench();
+  const [open, sync, rss] = d.results;
+  console.log(
+    `\nDoor devices: ${d.count} simulated devices on the embedded broker, heartbeats on (connected and synced in ${fixed(d.connectSeconds, 0)} s)`,
+  );
+  console.log(
+    `  远程开门 round trip  p50 ${d.p50s.map((v) => fixed(v)).join(' / ')} ms   p99 median ${fixed(open.median)} ms (max ${fixed(open.max)})   goal ${deviceGoals.openP99Ms} ms   ratio ${fixed(open.median / deviceGoals.openP99Ms, 2)}`,
+  );
+  console.log(
+    `  access change to 1 000 devices, all acked   median ${fixed(sync.median, 0)} ms (max ${fixed(sync.max, 0)})   goal ${deviceGoals.sync1000Ms} ms   ratio ${fixed(sync.median / deviceGoals.sync1000Ms, 2)}`,
+  );
+  console.log(
+    `  server RSS   median ${fixed(rss.median, 0)} MB (max ${fixed(rss.max, 0)})   goal ${deviceGoals.rssMb} MB   ratio ${fixed(rss.max / deviceGoals.rssMb, 2)}`,
+  );
+  record(d.results);
 }

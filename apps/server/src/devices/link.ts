@@ -28,6 +28,7 @@ import {
   openMethodValues,
   openResultValues,
 } from '../db/schema.ts';
+import { batchLoader, batchWriter } from '../lib/batch.ts';
 import { AppError } from '../lib/http.ts';
 import { loadSecretKey, secretBox, type SecretBox } from '../lib/secret-box.ts';
 import {
@@ -112,15 +113,53 @@ export function createDeviceLink({
   let expiryTimer: NodeJS.Timeout | undefined;
   let running = false;
 
-  const secretsOf = async (sn: string) => {
-    const [row] = await db
-      .select({ id: devices.id, name: devices.name, secret: devices.secret, pending: devices.pendingSecret })
+  /** A device's id, name and the secrets it may sign with (a reset-config's new one too), by sn. */
+  const deviceOf = batchLoader(async (sns: string[]) => {
+    const rows = await db
+      .select({
+        id: devices.id,
+        sn: devices.sn,
+        name: devices.name,
+        secret: devices.secret,
+        pending: devices.pendingSecret,
+      })
       .from(devices)
-      .where(eq(devices.sn, sn));
+      .where(inArray(devices.sn, sns));
+    return new Map(rows.map((r) => [r.sn, r]));
+  });
+  const secretsOf = async (sn: string) => {
+    const row = await deviceOf(sn);
     if (!row) return undefined;
     const secrets = [box.open(row.secret), ...(row.pending ? [box.open(row.pending)] : [])];
     return { id: row.id, name: row.name, secrets };
   };
+
+  /** Command rows written as they are sent, and their fates as they are known, many at a time. */
+  const insertCommand = batchWriter(async (rows: (typeof deviceCommands.$inferInsert)[]) => {
+    await db.insert(deviceCommands).values(rows);
+  });
+  const recordFate = batchWriter(
+    async (
+      fates: { id: string; state: 'failed' | 'timeout' | 'acked'; error: string | null; at: Date }[],
+    ) => {
+      const values = sql.join(
+        fates.map(
+          (f) => sql`(${f.id}::uuid, ${f.state}::text, ${f.error}::text, ${f.at.toISOString()}::timestamptz)`,
+        ),
+        sql`, `,
+      );
+      await db.execute(sql`update device_commands c set state = v.state, error = v.error, answered_at = v.at
+        from (values ${values}) as v(id, state, error, at) where c.id = v.id`);
+    },
+  );
+  const recordAcked = batchWriter(async (acks: { id: number; version: number }[]) => {
+    const values = sql.join(
+      acks.map((a) => sql`(${a.id}::int, ${a.version}::int)`),
+      sql`, `,
+    );
+    await db.execute(sql`update devices d set acked_version = greatest(d.acked_version, v.version)
+      from (values ${values}) as v(id, version) where d.id = v.id`);
+  });
 
   async function credentials(sn: string): Promise<Credentials> {
     const device = await secretsOf(sn);
@@ -164,7 +203,8 @@ export function createDeviceLink({
       case 'door':
         return onDoor(device.id, device.name, sn, message);
       case 'heartbeat':
-        return markOnline(sn);
+        // Last seen (and online again after a sweep) is written for every device every few seconds.
+        return;
       default:
         return countDrop(sn, 'malformed');
     }
@@ -297,22 +337,18 @@ export function createDeviceLink({
     actor: CommandActor,
   ): Promise<void> {
     const record = async (id: string | undefined, state: 'failed' | 'timeout' | 'acked', error?: string) => {
-      if (id)
-        await db
-          .update(deviceCommands)
-          .set({ state, error, answeredAt: new Date() })
-          .where(eq(deviceCommands.id, id));
+      if (id) await recordFate({ id, state, error: error ?? null, at: new Date() });
     };
     if (!status.up || !transport) {
-      await insertCommand(undefined, 'failed', status.reason);
+      await insertCommandRow(undefined, 'failed', status.reason);
       throw new AppError(503, deviceMessages.linkDown(status.reason ?? '未启动'));
     }
     if (device.status !== 'online') {
-      await insertCommand(undefined, 'failed', '设备离线');
+      await insertCommandRow(undefined, 'failed', '设备离线');
       throw new AppError(409, deviceMessages.offline(device.name));
     }
     const message = seal(type, params, box.open(device.secret));
-    await insertCommand(message.id, 'sent');
+    await insertCommandRow(message.id, 'sent');
     const answer = new Promise<{ ok: boolean; error?: string } | 'timeout'>((resolve) => {
       const timer = setTimeout(() => {
         waiters.delete(message.id);
@@ -343,8 +379,8 @@ export function createDeviceLink({
     }
     await record(message.id, 'acked');
 
-    async function insertCommand(id: string | undefined, state: 'sent' | 'failed', error?: string) {
-      await db.insert(deviceCommands).values({
+    async function insertCommandRow(id: string | undefined, state: 'sent' | 'failed', error?: string) {
+      await insertCommand({
         id: id ?? randomUUID(),
         deviceId: device.id,
         type,
@@ -415,10 +451,7 @@ export function createDeviceLink({
         .map(async (row) => {
           const id = Number(row.id);
           await command({ ...row, id }, 'sync', { now: Date.now(), ...states.get(id)! }, actor);
-          await db
-            .update(devices)
-            .set({ ackedVersion: sql`greatest(${devices.ackedVersion}, ${Number(row.access_version)})` })
-            .where(eq(devices.id, id));
+          await recordAcked({ id, version: Number(row.access_version) });
         }),
     );
   }
