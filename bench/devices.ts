@@ -32,6 +32,7 @@ const OPENS_PER_ROUND = 100;
 const CONNECTING_AT_ONCE = Number(process.env.BENCH_CONNECTING ?? 200);
 export const deviceGoals = { openP99Ms: 100, sync1000Ms: 2_000, rssMb: 1_024 };
 
+const fixedSeconds = (since: number) => ((performance.now() - since) / 1000).toFixed(0);
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -91,6 +92,8 @@ export async function deviceBench() {
       );
       await Promise.all(batch.map((d) => d.connect()));
       devices.push(...batch);
+      if (devices.length % 1000 < CONNECTING_AT_ONCE)
+        console.error(`  … ${devices.length} devices connected (${fixedSeconds(started)} s)`);
     }
     await until(() => devices.every((d) => syncs(d) > 0), 'every device synced after its hello', 15 * 60_000);
     const connectSeconds = (performance.now() - started) / 1000;

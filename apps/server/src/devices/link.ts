@@ -249,23 +249,53 @@ export function createDeviceLink({
       .onConflictDoUpdate({ target: deviceEnrolments.sn, set: values });
   }
 
+  /**
+   * Claims hellos (every instance hears each one; the one whose update changes last_hello_id
+   * answers it), many in one statement: a fleet reconnecting after an outage says hello at once.
+   */
+  const claimHello = batchLoader(
+    async (
+      hellos: {
+        deviceId: number;
+        id: string;
+        model: string | null;
+        vendor: string | null;
+        firmware: string | null;
+      }[],
+    ) => {
+      const values = sql.join(
+        hellos.map(
+          (h) =>
+            sql`(${h.deviceId}::int, ${h.id}::text, ${h.model}::text, ${h.vendor}::text, ${h.firmware}::text)`,
+        ),
+        sql`, `,
+      );
+      const result = (await db.execute(sql`
+        update devices d set model = v.model, vendor = v.vendor, firmware = v.firmware,
+          status = 'online', last_seen_at = now(), last_hello_id = v.hello_id
+        from (values ${values}) as v(id, hello_id, model, vendor, firmware)
+        where d.id = v.id and d.last_hello_id is distinct from v.hello_id
+        returning v.hello_id`)) as unknown as { rows: { hello_id: string }[] };
+      const claimed = new Set(result.rows.map((r) => r.hello_id));
+      return new Map(hellos.map((h) => [h, claimed.has(h.id)]));
+    },
+  );
+  /** The syncs after the hellos of one turn, sent as one batch. */
+  const syncAfterHello = batchWriter((deviceIds: number[]) =>
+    syncDevices(deviceIds, { userId: null, name: 'system' }, true),
+  );
+
   async function onHello(deviceId: number, sn: string, message: Envelope) {
     const p = message.params;
-    const claimed = await db
-      .update(devices)
-      .set({
-        model: text(p.model),
-        vendor: text(p.vendor),
-        firmware: text(p.firmware),
-        status: 'online',
-        lastSeenAt: new Date(),
-        lastHelloId: message.id,
-      })
-      .where(and(eq(devices.id, deviceId), sql`${devices.lastHelloId} is distinct from ${message.id}`))
-      .returning({ id: devices.id });
-    // Every instance hears the hello; the one whose update claimed it sends the sync.
-    if (claimed.length === 0) return;
-    await syncDevice(deviceId, { userId: null, name: 'system' }, true).catch((error: unknown) =>
+    const claimed = await claimHello({
+      deviceId,
+      id: message.id,
+      model: text(p.model),
+      vendor: text(p.vendor),
+      firmware: text(p.firmware),
+    });
+    if (!claimed) return;
+    await syncAfterHello(deviceId).catch((error: unknown) =>
       log.warn({ err: error, sn }, 'sync after hello failed'),
     );
   }
@@ -445,7 +475,7 @@ export function createDeviceLink({
     };
     // A state ending sooner than the timer waits re-arms it.
     if (claimed.rows.some((row) => row.next_expiry_at)) armExpiry();
-    await Promise.all(
+    const sent = await Promise.allSettled(
       claimed.rows
         .filter((row) => row.status === 'online')
         .map(async (row) => {
@@ -454,6 +484,10 @@ export function createDeviceLink({
           await recordAcked({ id, version: Number(row.access_version) });
         }),
     );
+    // One device's failure is the caller's to report; in a batch each is logged and shows as 未同步.
+    const failed = sent.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (ids.length === 1 && failed.length) throw failed[0].reason;
+    for (const f of failed) log.warn({ err: f.reason }, 'sync failed');
   }
 
   const syncDevice = (deviceId: number, actor: CommandActor, force = false) =>
