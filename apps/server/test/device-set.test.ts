@@ -266,6 +266,45 @@ test('a change that changes nothing sends nothing; releasing the space or the de
   expect((await call('GET', `${deviceSetEndpoints.detail}/${setId}`)).statusCode).toBe(404);
 });
 
+test('a sync that never arrived is sent again by the periodic check, not only at the next hello', async () => {
+  let mute = true;
+  const url = t.app.devices.status().url!;
+  const enrolling = new SimulatedDevice({ url, enrolKey, sn: 'SET-DOOR-2' });
+  await enrolling.connect();
+  await until(
+    async () =>
+      (await call('GET', deviceEndpoints.unPulledList))
+        .json()
+        .data.some((d: { sn: string }) => d.sn === 'SET-DOOR-2'),
+    'the second device waiting',
+  );
+  const registered = await call('POST', deviceEndpoints.register, {
+    sn: 'SET-DOOR-2',
+    name: '8F 后门',
+    spaceId: null,
+  });
+  await enrolling.close();
+  const quiet = new SimulatedDevice({
+    url,
+    sn: 'SET-DOOR-2',
+    secret: registered.json().data.secret,
+    answer: (c) => (mute && c.type === 'sync' ? 'silent' : { ok: true }),
+  });
+  await quiet.connect();
+  try {
+    const state = async () =>
+      (await call('GET', deviceEndpoints.page, { sn: 'SET-DOOR-2' })).json().data.records[0].syncState;
+    // The first sync goes unanswered: after its 5 s it shows 未同步.
+    await until(async () => (await state()) === 'unsynced', 'the unanswered sync shown 未同步', 9_000);
+    mute = false;
+    await t.app.devices.resyncStale();
+    expect(await state()).toBe('synced');
+    expect(quiet.commands.filter((c) => c.type === 'sync').length).toBe(2);
+  } finally {
+    await quiet.close();
+  }
+});
+
 test('bad input names the field; a role without 门禁联动 rights is refused', async () => {
   const { id } = (await call('POST', deviceSetEndpoints.save, { name: '空联动' })).json().data;
   const empty = await call('POST', deviceSetEndpoints.saveSpace, { id, spaceIds: [] });

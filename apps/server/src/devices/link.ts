@@ -572,6 +572,25 @@ export function createDeviceLink({
       );
   }
 
+  /**
+   * Online devices whose last sync never arrived (the device did not ack, or the database failed
+   * under load before it was sent) are sent their state again, a batch at a time, instead of
+   * waiting for their next hello. Runs with the offline sweep.
+   */
+  async function resyncStale() {
+    const result = (await db.execute(sql`
+      select d.id from devices d
+      where d.status = 'online' and (d.acked_version < d.access_version or d.access_hash is null)
+        and not exists (select 1 from device_commands c where c.device_id = d.id and c.type = 'sync'
+          and c.state = 'sent' and c.sent_at > now() - interval '10 seconds')
+      order by d.id limit 1000`)) as unknown as { rows: { id: number | string }[] };
+    await syncDevices(
+      result.rows.map((r) => Number(r.id)),
+      { userId: null, name: 'system' },
+      true,
+    );
+  }
+
   async function startEmbedded() {
     try {
       broker = await startEmbeddedBroker({
@@ -680,7 +699,10 @@ export function createDeviceLink({
           ).unref(),
         );
       every(SEEN_FLUSH_MS, flushSeen);
-      every(15_000, sweepOffline);
+      every(15_000, async () => {
+        await sweepOffline();
+        await resyncStale();
+      });
       running = true;
       armExpiry();
     },
@@ -702,6 +724,7 @@ export function createDeviceLink({
     syncDevices,
     accessChanged,
     orderChanged,
+    resyncStale,
     /** Settles once every re-sync started so far is done (tests, a clean stop). */
     settled: () => Promise.allSettled([...pending]).then(() => undefined),
     /** Disconnects a device from the embedded broker (an external broker drops it at its next auth). */
