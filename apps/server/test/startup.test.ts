@@ -164,7 +164,7 @@ describe('demo data', () => {
       ['action', 'system:log:remove'],
     ]);
     // No menus for screens that are not built.
-    expect(menus.some((m) => m.url === '/hardware/space')).toBe(false);
+    expect(menus.some((m) => m.url === '/enterprise/accessControl')).toBe(false);
   });
 
   test('the demo sign-ins are listed for printing', () => {
