@@ -14,7 +14,6 @@ import {
   type FastifyPluginAsyncZod,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { messages } from '@cowork/contract';
 import { fastifyTrustProxy, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -27,8 +26,6 @@ import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerSwagger } from './plugins/swagger.ts';
 import { registerWeb } from './plugins/web.ts';
 
-// Messages zod writes itself (a wrong type, a missing field) are in Chinese like ours.
-z.config(z.locales.zhCN());
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { MenuItem } from './endpoints.ts';
 import { ownFileUrl } from './urls.ts';
-import { emailSchema, INT32_MAX, newPasswordSchema, numeric } from './validators.ts';
+import { blankAsNull, emailSchema, INT32_MAX, newPasswordSchema, numeric } from './validators.ts';
 
 /** User info as the console reads it (spec point 3), plus what the permission gate needs. */
 export const userInfo = z.object({
@@ -90,9 +90,7 @@ export const profileEdit = z.object({
     .trim()
     .min(1, '请填写昵称')
     .max(30, '昵称最多 30 个字符，请删减后重试'),
-  email: emailSchema.nullish().or(z.literal('').transform(() => null)),
-  avatar: ownFileUrl('头像')
-    .nullish()
-    .or(z.literal('').transform(() => null)),
+  email: blankAsNull(emailSchema),
+  avatar: blankAsNull(ownFileUrl('头像')),
 });
 export type ProfileEdit = z.infer<typeof profileEdit>;

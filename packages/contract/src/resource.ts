@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { MAX_PAGE_SIZE } from './constants.ts';
 import { messages } from './messages.ts';
 import { ownFileUrl } from './urls.ts';
-import { emailSchema, INT32_MAX, numeric, phoneSchema } from './validators.ts';
+import { blankAsNull, emailSchema, INT32_MAX, numeric, phoneSchema } from './validators.ts';
 
 /** How a field is shown and entered. */
 export type FieldKind =
@@ -139,6 +139,10 @@ const yuanFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, ma
 export const formatYuan = (fen: number) => `¥${yuanFormat.format(fen / 100)}`;
 
 const required = (label: string) => `请填写${label}`;
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
+/** zod's error for a value it cannot read: 请填写/请选择 when the field was left empty, else what is wrong. */
+const emptyOr = (empty: string, wrong: string) => (issue: { input?: unknown }) =>
+  isEmpty(issue.input) ? empty : wrong;
 const tooLong = (max: number) => `最多 ${max} 个字符，请删减后重试`;
 
 const text = (label: string, options: Partial<Field> & { max?: number; optional?: boolean } = {}) => {
@@ -166,7 +170,7 @@ export const field = {
     const { min = 0, max = 2_147_483_647, optional, ...rest } = options;
     const base = numeric(
       z
-        .number({ error: `${label}必须是整数` })
+        .number({ error: emptyOr(required(label), `${label}必须是整数`) })
         .int(`${label}必须是整数`)
         .min(min, `${label}不能小于 ${min}`)
         .max(max, `${label}不能大于 ${max}`),
@@ -220,21 +224,21 @@ export const field = {
   },
   phone: (label = '手机号', extra: Partial<Field> & { optional?: boolean } = {}) => {
     const { optional, ...rest } = extra;
-    const base = phoneSchema;
+    const base = z.string({ error: emptyOr(required(label), `${label}必须是文字`) }).pipe(phoneSchema);
     return {
       label,
       kind: 'phone' as const,
-      schema: optional ? base.nullish().or(z.literal('').transform(() => null)) : base,
+      schema: optional ? blankAsNull(base) : base,
       ...rest,
     } satisfies Field;
   },
   email: (label = '邮箱', extra: Partial<Field> & { optional?: boolean } = {}) => {
     const { optional, ...rest } = extra;
-    const base = emailSchema;
+    const base = z.string({ error: emptyOr(required(label), `${label}必须是文字`) }).pipe(emailSchema);
     return {
       label,
       kind: 'email' as const,
-      schema: optional ? base.nullish().or(z.literal('').transform(() => null)) : base,
+      schema: optional ? blankAsNull(base) : base,
       ...rest,
     } satisfies Field;
   },
@@ -245,7 +249,7 @@ export const field = {
       label,
       kind: 'image' as const,
       // Optional: '' clears it (as null), like leaving it out.
-      schema: optional ? base.nullish().or(z.literal('').transform(() => null)) : base,
+      schema: optional ? blankAsNull(base) : base,
       upload: { accept: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg'], maxSizeKb: 2048 },
       ...rest,
     } satisfies Field;
@@ -302,7 +306,7 @@ export const field = {
     const { min = 0, max = 1_000_000_000, optional, ...rest } = options;
     const base = numeric(
       z
-        .number({ error: `${label}必须是数字` })
+        .number({ error: emptyOr(required(label), `${label}必须是数字`) })
         .min(min, `${label}不能小于 ${min}`)
         .max(max, `${label}不能大于 ${max}`),
     );
@@ -317,12 +321,12 @@ export const field = {
   time: (label: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
     const { optional, ...rest } = extra;
     const base = z
-      .string({ error: `请选择${label}` })
+      .string({ error: emptyOr(`请选择${label}`, `${label}格式不正确，请按 时:分 选择，如 09:00`) })
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${label}格式不正确，请按 时:分 选择，如 09:00`);
     return {
       label,
       kind: 'time' as const,
-      schema: optional ? base.nullish().or(z.literal('').transform(() => null)) : base,
+      schema: optional ? blankAsNull(base) : base,
       ...rest,
     } satisfies Field;
   },
@@ -345,12 +349,12 @@ export const field = {
   datetime: (label: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
     const { optional, ...rest } = extra;
     const base = z.iso
-      .datetime({ offset: true, error: `${label}格式不正确，请选择日期和时间` })
+      .datetime({ offset: true, error: emptyOr(`请选择${label}`, `${label}格式不正确，请选择日期和时间`) })
       .transform((value) => new Date(value));
     return {
       label,
       kind: 'datetime' as const,
-      schema: optional ? base.nullish().or(z.literal('').transform(() => null)) : base,
+      schema: optional ? blankAsNull(base) : base,
       ...rest,
     } satisfies Field;
   },

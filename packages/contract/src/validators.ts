@@ -13,6 +13,10 @@ import {
 import type { Check, UploadOptions } from './checks.ts';
 import { messages } from './messages.ts';
 
+// Messages zod writes itself (a wrong type on a field without its own message) are in Chinese on both
+// ends: the server and the console's forms import the contract, so this runs in each.
+z.config(z.locales.zhCN());
+
 /** PostgreSQL `integer`: the type of every id and whole-number column. */
 export const INT32_MAX = 2_147_483_647;
 
@@ -24,6 +28,13 @@ export const INT32_MAX = 2_147_483_647;
  */
 export const numeric = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v), schema);
+
+/**
+ * An optional value: empty ('' from a cleared input, null, absent) is null; anything else must pass
+ * `base`, whose own message then names the field (a union with '' answered zod's "Invalid input").
+ */
+export const blankAsNull = <T extends z.ZodType>(base: T) =>
+  z.preprocess((value) => (value === '' ? null : value), base.nullish());
 
 /** A positive id within the integer range, from JSON or a query string. */
 export const idOf = (message = '编号必须是正整数') =>

@@ -3,6 +3,7 @@
  * `/system/news` type `news`; both pages are one component passing the type as a fixed filter.
  * A record is shown to members while published and inside its optional startAt–endAt window.
  */
+import { blankAsNull } from '../validators.ts';
 import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, resourcePermissions } from '../resource.ts';
@@ -52,13 +53,13 @@ export const banner = defineResource({
     imageUrl: field.image('图片', { optional: false, help: '建议尺寸 750×340，不超过 2 MB' }),
     linkUrl: {
       ...field.text('跳转链接', { max: 500, optional: true }),
-      schema: z
-        .string({ error: '跳转链接须是文字' })
-        .trim()
-        .max(500, '跳转链接最多 500 个字符，请删减后重试')
-        .regex(LINK_URL_PATTERN, '跳转链接须以 http://、https:// 或 / 开头，且不含空格')
-        .nullish()
-        .or(z.literal('').transform(() => null)),
+      schema: blankAsNull(
+        z
+          .string({ error: '跳转链接须是文字' })
+          .trim()
+          .max(500, '跳转链接最多 500 个字符，请删减后重试')
+          .regex(LINK_URL_PATTERN, '跳转链接须以 http://、https:// 或 / 开头，且不含空格'),
+      ),
       help: '网址（https://…）或小程序内页面路径（/pages/…），可不填',
       list: false,
     },

@@ -1,4 +1,5 @@
 /** 定制场地 (csr-capital-site): a company asking for a venue made to measure, with its budget and date. */
+import { blankAsNull } from '../validators.ts';
 import { z } from 'zod';
 import { field } from '../resource.ts';
 import { defineLead } from './lead.ts';
@@ -15,11 +16,11 @@ export const csrCapitalSite = defineLead({
     expectedDate: {
       label: '期望入驻日期',
       kind: 'date' as const,
-      schema: z
-        .string({ error: '期望入驻日期格式不正确，请选择日期' })
-        .regex(/^\d{4}-\d{2}-\d{2}$/, '期望入驻日期格式不正确，请选择日期')
-        .nullish()
-        .or(z.literal('').transform(() => null)),
+      schema: blankAsNull(
+        z
+          .string({ error: '期望入驻日期格式不正确，请选择日期' })
+          .regex(/^\d{4}-\d{2}-\d{2}$/, '期望入驻日期格式不正确，请选择日期'),
+      ),
     },
   },
 });

@@ -89,10 +89,10 @@ const invoiceFields = (kinds: readonly OrderKind[]) => ({
           .min(1, '订单号不能为空')
           .max(32, '订单号最多 32 个字符'),
         {
-          error: '请选择要开票的订单',
+          error: '请选择要开票的订单号',
         },
       )
-      .min(1, '请选择要开票的订单')
+      .min(1, '请选择要开票的订单号')
       .max(50, '一张发票最多包含 50 个订单'),
     list: true,
   },

@@ -4,7 +4,7 @@
  * (`save-record`; the detail answers the lead with its records, newest first).
  */
 import { z } from 'zod';
-import { INT32_MAX, numeric } from '../validators.ts';
+import { blankAsNull, INT32_MAX, numeric } from '../validators.ts';
 import { CITY_CODE_PATTERN } from '../area.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, type Fields, type ResourceDef } from '../resource.ts';
@@ -120,10 +120,7 @@ export const saveRecordBody = z.object({
     .trim()
     .min(1, '请填写跟进内容')
     .max(500, '跟进内容最多 500 个字符，请删减后重试'),
-  nextFollowAt: z.iso
-    .datetime({ offset: true, error: nextFollowInvalid })
-    .nullish()
-    .or(z.literal('').transform(() => null)),
+  nextFollowAt: blankAsNull(z.iso.datetime({ offset: true, error: nextFollowInvalid })),
 });
 
 /** Labels of save-record's fields, so a 400 names them. */

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { messages } from '../messages.ts';
 import { defineResource, field, recordSchema, type Field, type ResourceDef } from '../resource.ts';
-import { INT32_MAX, numeric, phoneSchema } from '../validators.ts';
+import { blankAsNull, INT32_MAX, numeric, phoneSchema } from '../validators.ts';
 
 export const orderStatusOptions = [
   { value: 'pending', label: '待支付' },
@@ -322,7 +322,7 @@ export function orderSaveBody(def: Pick<OrderResource, 'booking'>) {
       memberPhone: phone('会员手机号'),
       productId: positiveId('产品'),
       buildingId: positiveId('楼宇').nullish(),
-      referrerPhone: phoneSchema.nullish().or(z.literal('').transform(() => null)),
+      referrerPhone: blankAsNull(phoneSchema),
       remark: optionalText('备注', 500),
       payMethod: z.enum(def.booking ? ['offline', 'card'] : ['offline'], {
         error: def.booking

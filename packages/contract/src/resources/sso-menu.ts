@@ -5,7 +5,7 @@
  * entries included) and `sort` (the order of one parent's children).
  */
 import { z } from 'zod';
-import { INT32_MAX, numeric } from '../validators.ts';
+import { blankAsNull, INT32_MAX, numeric } from '../validators.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
 
@@ -39,12 +39,12 @@ export const menu = defineResource({
     },
     permission: {
       ...field.text('权限编码', { max: 100, optional: true, search: 'like' }),
-      schema: z
-        .string({ error: '请填写权限编码' })
-        .trim()
-        .regex(permissionCodePattern, '权限编码格式应为 分组:页面:操作，如 system:source:view')
-        .nullish()
-        .or(z.literal('').transform(() => null)),
+      schema: blankAsNull(
+        z
+          .string({ error: '请填写权限编码' })
+          .trim()
+          .regex(permissionCodePattern, '权限编码格式应为 分组:页面:操作，如 system:source:view'),
+      ),
       help: '仅操作需要，如 system:source:view；勾选该操作的角色获得此权限',
     },
     iconUrl: field.image('图标', { list: false }),

@@ -51,7 +51,8 @@ export const ssoUser = defineResource({
     password: {
       label: '初始密码',
       kind: 'password',
-      schema: newPasswordSchema,
+      // Left empty, it asks for the 初始密码 by its name on this form; the length rules are the shared ones.
+      schema: z.string({ error: '请填写初始密码' }).min(1, '请填写初始密码').pipe(newPasswordSchema),
       createOnly: true,
       writeOnly: true,
       list: false,
