@@ -51,8 +51,8 @@ export interface Field<S extends z.ZodType = z.ZodType> {
   schema: S;
   /** Enumeration values with their Chinese labels (kind enum). */
   options?: readonly Option[];
-  /** Search-form filter: exact match, substring (case-insensitive), or a from–to range. */
-  search?: 'eq' | 'like' | 'range';
+  /** Search-form filter: exact match, substring (case-insensitive), first characters (phones, numbers: 1391200, UC20), or a from–to range. */
+  search?: 'eq' | 'like' | 'prefix' | 'range';
   /** A table column (default true, except for long text, rich text and galleries). */
   list?: boolean;
   /** In the create/edit form (default true). False for values the server computes. */

@@ -19,9 +19,16 @@ import {
   uniqueIndex,
   uuid,
   type AnyPgColumn,
+  type ExtraConfigColumn,
 } from 'drizzle-orm/pg-core';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * A text column indexed for `LIKE 'typed%'`: phones and numbers are searched by their first digits
+ * (lib/like.ts), and a plain btree serves a prefix only under the C collation, text_pattern_ops under any.
+ */
+const prefixOps = (column: ExtraConfigColumn) => column.op('text_pattern_ops');
 
 /** createdAt, updatedAt, createdBy, updatedBy of tables staff write. */
 const authored = () => ({
@@ -51,6 +58,7 @@ export const ssoUsers = pgTable(
   },
   (t) => [
     uniqueIndex('sso_users_username_lower_key').on(sql`lower(${t.username})`),
+    index('sso_users_phone_prefix_idx').on(prefixOps(t.phone)),
     check('sso_users_status_check', sql`${t.status} in ('enabled', 'disabled')`),
   ],
 );
@@ -380,6 +388,7 @@ export const members = pgTable(
   },
   (t) => [
     uniqueIndex('members_phone_key').on(t.phone),
+    index('members_phone_prefix_idx').on(prefixOps(t.phone)),
     index('members_source_idx').on(t.sourceId),
     index('members_registered_at_idx').on(t.registeredAt),
     check('members_status_check', sql`${t.status} in ('enabled', 'disabled')`),
@@ -481,7 +490,10 @@ export const merchants = pgTable(
     sort: integer('sort').notNull().default(0),
     ...authored(),
   },
-  (t) => [uniqueIndex('merchants_name_key').on(sql`lower(${t.name})`)],
+  (t) => [
+    uniqueIndex('merchants_name_key').on(sql`lower(${t.name})`),
+    index('merchants_contact_phone_prefix_idx').on(prefixOps(t.contactPhone)),
+  ],
 );
 
 export const siteTypeValues = [
@@ -556,16 +568,20 @@ export const buildings = pgTable(
 );
 
 /** 楼宇负责人 (building-charge-person). */
-export const buildingChargePersons = pgTable('building_charge_persons', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  phone: text('phone').notNull(),
-  email: text('email'),
-  buildingIds: ids('building_ids'),
-  /** Shown to members as the buildings' contact (spec: edit-published for every building resource). */
-  published: boolean('published').notNull().default(false),
-  ...authored(),
-});
+export const buildingChargePersons = pgTable(
+  'building_charge_persons',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    email: text('email'),
+    buildingIds: ids('building_ids'),
+    /** Shown to members as the buildings' contact (spec: edit-published for every building resource). */
+    published: boolean('published').notNull().default(false),
+    ...authored(),
+  },
+  (t) => [index('building_charge_persons_phone_prefix_idx').on(prefixOps(t.phone))],
+);
 
 export const userCardTypeValues = ['day', 'month', 'times'] as const;
 
@@ -755,6 +771,7 @@ export const orders = pgTable(
   },
   (t) => [
     uniqueIndex('orders_order_no_key').on(t.orderNo),
+    index('orders_order_no_prefix_idx').on(prefixOps(t.orderNo)),
     // Booking overlap checks look up one room's orders by time.
     index('orders_booking_idx').on(t.kind, t.productId, t.startAt),
     // The dashboard and the share list count paid orders by payment time.
@@ -764,7 +781,7 @@ export const orders = pgTable(
     uniqueIndex('orders_card_no_key').on(t.cardNo),
     // Every list is one kind, newest first; the other filters narrow it.
     index('orders_kind_created_idx').on(t.kind, t.createdAt),
-    index('orders_member_phone_idx').on(t.memberPhone),
+    index('orders_member_phone_prefix_idx').on(prefixOps(t.memberPhone)),
     index('orders_member_idx').on(t.memberId),
     index('orders_building_idx').on(t.buildingId),
     index('orders_kind_status_idx').on(t.kind, t.status),
@@ -835,6 +852,7 @@ export const invoices = pgTable(
   (t) => [
     uniqueIndex('invoices_invoice_no_key').on(t.invoiceNo),
     index('invoices_kind_created_idx').on(t.kind, t.createdAt),
+    index('invoices_member_phone_prefix_idx').on(prefixOps(t.memberPhone)),
     index('invoices_kind_status_idx').on(t.kind, t.status),
     check('invoices_amount_check', sql`${t.amountFen} > 0`),
     check('invoices_kind_check', sql.raw(`kind in (${invoiceKindValues.map((v) => `'${v}'`).join(', ')})`)),
@@ -869,7 +887,7 @@ const leadColumns = () => ({
 const leadIndexes = (
   name: string,
   t: {
-    contactPhone: AnyPgColumn;
+    contactPhone: ExtraConfigColumn;
     companyName: AnyPgColumn;
     status: AnyPgColumn;
     sourceId: AnyPgColumn;
@@ -877,7 +895,7 @@ const leadIndexes = (
     createdAt: AnyPgColumn;
   },
 ) => [
-  index(`${name}_contact_phone_idx`).on(t.contactPhone),
+  index(`${name}_contact_phone_prefix_idx`).on(prefixOps(t.contactPhone)),
   index(`${name}_status_idx`).on(t.status),
   index(`${name}_source_idx`).on(t.sourceId),
   index(`${name}_owner_idx`).on(t.ownerId),

@@ -6,7 +6,8 @@
  * @example
  *   export default crudModule({ resource: source, table: csrSources });
  */
-import { and, asc, count, desc, eq, gte, ilike, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { containing, startingWith } from './like.ts';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -107,8 +108,6 @@ export interface CrudOptions<F extends Fields> {
 export const valueAfterWrite = (key: string, values: Values, existing?: Row) =>
   values[key] !== undefined ? values[key] : existing?.[key];
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** A record as it leaves: dates as ISO strings with the Shanghai offset. */
 type Out = Row & { createdAt: string; updatedAt: string };
 
@@ -156,7 +155,8 @@ export function searchConditions<F extends Fields>(
     const value = query[key];
     if (value === undefined || value === '') continue;
     if (f.kind === 'boolean') where.push(eq(column, value === 'true'));
-    else if (f.search === 'like') where.push(ilike(column, `%${escapeLike(String(value))}%`));
+    else if (f.search === 'like') where.push(containing(column, String(value).trim()));
+    else if (f.search === 'prefix') where.push(startingWith(column, String(value).trim()));
     else where.push(eq(column, value));
   }
   return where;

@@ -9,7 +9,7 @@ export const buildingChargePerson = defineResource({
   permission: 'building:person',
   fields: {
     name: field.text('姓名', { max: 30, search: 'like' }),
-    phone: field.phone('手机号', { search: 'like' }),
+    phone: field.phone('手机号', { search: 'prefix' }),
     email: field.email('邮箱', { optional: true }),
     // A person is found by one of the buildings they manage (the server's `where` hook).
     buildingIds: field.references('负责楼宇', `${prefixes.building}/building/list`, {

@@ -98,7 +98,7 @@ const invoiceFields = (kinds: readonly OrderKind[]) => ({
   },
   /** Filter only: requests covering this order number (held in orderNos). */
   orderNo: {
-    ...field.text('订单号', { max: 32, optional: true, search: 'eq' }),
+    ...field.text('订单号', { max: 32, optional: true, search: 'prefix' }),
     form: false,
     writeOnly: true,
   },
@@ -109,7 +109,7 @@ const invoiceFields = (kinds: readonly OrderKind[]) => ({
     ),
     form: false,
   },
-  memberPhone: { ...field.phone('会员手机号', { search: 'eq' }), form: false },
+  memberPhone: { ...field.phone('会员手机号', { search: 'prefix' }), form: false },
   titleType: { ...field.enumeration('抬头类型', invoiceTitleTypeOptions), search: undefined },
   title: field.text('发票抬头', { max: 100, search: 'like' }),
   taxNo: { ...field.text('税号', { max: 20, optional: true }), list: false },

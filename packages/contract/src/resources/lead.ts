@@ -35,7 +35,7 @@ const shown = (label: string) => ({
 
 export const leadFields = {
   contactName: field.text('联系人', { max: 30 }),
-  contactPhone: field.phone('联系电话', { search: 'eq' }),
+  contactPhone: field.phone('联系电话', { search: 'prefix' }),
   companyName: field.text('公司名称', { max: 100, optional: true, search: 'like' }),
   cityCode: {
     ...field.text('城市', { max: 6, optional: true, list: false }),

@@ -33,7 +33,7 @@ export const member = defineResource({
   permission: 'user:member',
   actions: ['page', 'detail', 'edit'],
   fields: {
-    phone: { ...field.phone('手机号', { search: 'like', unique: true }), form: false },
+    phone: { ...field.phone('手机号', { search: 'prefix', unique: true }), form: false },
     nickname: field.text('昵称', { max: 50, search: 'like' }),
     avatar: field.image('头像', { form: false, list: false }),
     realName: field.text('真实姓名', { max: 30, optional: true }),

@@ -41,7 +41,7 @@ export const merchantShareOrder = defineResource({
   permission: 'merchant:share',
   actions: ['page'],
   fields: {
-    orderNo: field.text('订单号', { max: 32, search: 'eq' }),
+    orderNo: field.text('订单号', { max: 32, search: 'prefix' }),
     kind: field.enumeration('订单类型', orderKindOptions),
     siteType: field.enumeration('产品类型', siteTypeOptions, { search: 'eq' }),
     merchantId: {

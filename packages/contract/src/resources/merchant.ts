@@ -17,7 +17,7 @@ export const merchant = defineResource({
     name: field.text('商户名称', { max: 50, search: 'like', unique: true }),
     logoUrl: field.image('商户Logo', { help: '建议使用正方形图片，不超过 2 MB' }),
     contactName: field.text('联系人', { max: 30, optional: true, search: 'like' }),
-    contactPhone: field.phone('联系电话', { optional: true, search: 'eq' }),
+    contactPhone: field.phone('联系电话', { optional: true, search: 'prefix' }),
     licenseNo: field.text('统一社会信用代码', { max: 30, optional: true, list: false }),
     bankAccountName: field.text('开户名', { max: 100, optional: true, list: false }),
     bankName: field.text('开户行', { max: 100, optional: true, list: false }),

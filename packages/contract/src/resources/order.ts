@@ -68,8 +68,8 @@ export const illegalMoveMessage = (from: string, to: string) =>
   `订单当前为「${orderStatusLabel(from)}」，不能改为「${orderStatusLabel(to)}」`;
 
 const orderFields = {
-  orderNo: { ...field.text('订单号', { max: 32, search: 'eq' }), form: false },
-  memberPhone: { ...field.phone('会员手机号', { search: 'eq' }), form: false },
+  orderNo: { ...field.text('订单号', { max: 32, search: 'prefix' }), form: false },
+  memberPhone: { ...field.phone('会员手机号', { search: 'prefix' }), form: false },
   productName: { ...field.text('产品名称'), form: false },
   // Early in the row: with the periods of seat orders the list is wider than a 1440 px screen.
   status: { ...field.enumeration('订单状态', orderStatusOptions), form: false },

@@ -46,7 +46,7 @@ export const ssoUser = defineResource({
       help: '登录用的账号，创建后不能修改，不区分大小写',
     },
     nickname: field.text('昵称', { max: 50, search: 'like' }),
-    phone: field.phone('手机号', { optional: true, search: 'eq' }),
+    phone: field.phone('手机号', { optional: true, search: 'prefix' }),
     email: field.email('邮箱', { optional: true }),
     password: {
       label: '初始密码',

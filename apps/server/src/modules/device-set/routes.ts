@@ -6,7 +6,8 @@
  *
  * Permissions: hardware:map:view reads, :edit writes, :remove deletes a set.
  */
-import { and, asc, count, eq, ilike, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import { containing } from '../../lib/like.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idOf } from '@cowork/contract';
@@ -60,7 +61,6 @@ const spaceRecord = z.object({
   stationName: z.string().nullable(),
 });
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 const isUniqueViolation = (error: unknown) =>
   (error as { code?: string; cause?: { code?: string } }).code === '23505' ||
   (error as { cause?: { code?: string } }).cause?.code === '23505';
@@ -157,7 +157,7 @@ export const deviceSetRoutes: FastifyPluginAsyncZod = async (app) => {
           spaceCount: sql<number>`(select count(*)::int from device_set_spaces x where x.set_id = ${deviceSets.id})`,
         })
         .from(deviceSets)
-        .where(name ? ilike(deviceSets.name, `%${escapeLike(name)}%`) : undefined)
+        .where(name ? containing(deviceSets.name, name) : undefined)
         .orderBy(asc(deviceSets.name));
       return ok(
         rows.map((r) => ({
@@ -375,7 +375,7 @@ export const deviceSetRoutes: FastifyPluginAsyncZod = async (app) => {
           .from(deviceSetSpaces)
           .where(eq(deviceSetSpaces.setId, q.id));
         const where: SQL[] = [held ? inArray(spaces.id, heldIds) : notInArray(spaces.id, heldIds)];
-        if (q.name?.trim()) where.push(ilike(spaces.name, `%${escapeLike(q.name.trim())}%`));
+        if (q.name?.trim()) where.push(containing(spaces.name, q.name.trim()));
         if (q.buildingId) where.push(eq(spaces.buildingId, q.buildingId));
         const condition = and(...where);
         const parent = sql<string | null>`(select p.name from spaces p where p.id = ${spaces.parentId})`;

@@ -9,6 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, count, desc, eq, gte, ilike, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { containing, escapeLike } from '../../lib/like.ts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -305,7 +306,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       const q = request.query;
       const where: SQL[] = [];
       if (q.sn?.trim()) where.push(ilike(devices.sn, `${escapeLike(q.sn.trim())}%`));
-      if (q.name?.trim()) where.push(ilike(devices.name, `%${escapeLike(q.name.trim())}%`));
+      if (q.name?.trim()) where.push(containing(devices.name, q.name.trim()));
       if (q.spaceId) where.push(eq(devices.spaceId, q.spaceId));
       if (q.status) where.push(eq(devices.status, q.status));
       const condition = where.length ? and(...where) : undefined;
@@ -879,7 +880,5 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   }
 };
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export default deviceRoutes;

@@ -6,6 +6,7 @@
  * "An order is invoiced at most once" rests on orders.invoice_id: save claims the orders with one
  * guarded UPDATE and needs every row, so of two requests for one order only one can commit.
  */
+import { startingWith } from '../../lib/like.ts';
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -97,7 +98,10 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
       throw badRequest(fieldInvalid(resource.fields.createdAt.label, messages.dateRangeRequired));
     }
     const no = orderNo?.trim();
-    return and(ofKind, no ? sql`${invoices.orderNos} @> ${JSON.stringify([no])}::jsonb` : undefined);
+    // Requests covering an order whose number starts with what was typed: the orders' prefix index
+    // finds the numbers, and a request lists at most 50 of them.
+    const covering = sql`${invoices.orderNos} ?| array(select ${orders.orderNo} from ${orders} where ${startingWith(orders.orderNo, no ?? '')})`;
+    return and(ofKind, no ? covering : undefined);
   }
 
   const page = crudModule({ resource, table: invoices, where });

@@ -5,6 +5,7 @@
  * one merchant and type never overlap, so at most one rule joins. The share is rounded once per
  * order in SQL, and total sums that same query's rows in SQL, so it equals the rows to the fen.
  */
+import { startingWith } from '../../lib/like.ts';
 import {
   and,
   asc,
@@ -77,7 +78,7 @@ function conditions(filters: Filters): SQL[] {
     if (!from || !to) throw badRequest(fieldInvalid(fields.paidAt.label, messages.timeInvalid));
     where.push(gte(orders.paidAt, from), lt(orders.paidAt, to));
   }
-  if (typeof orderNo === 'string' && orderNo.trim()) where.push(eq(orders.orderNo, orderNo.trim()));
+  if (typeof orderNo === 'string' && orderNo.trim()) where.push(startingWith(orders.orderNo, orderNo.trim()));
   if (siteType) where.push(inArray(orders.kind, kindsOfSiteType(siteType as SiteType)));
   if (typeof merchantId === 'number') where.push(eq(buildings.merchantId, merchantId));
   if (typeof buildingId === 'number') where.push(eq(orders.buildingId, buildingId));
