@@ -16,10 +16,10 @@ import {
   uploadMessages,
   type UploadedFileInfo,
 } from '@cowork/contract';
-import { auditLogs, uploadedFiles } from '../src/db/schema.ts';
+import { auditLogs, invoices, uploadedFiles } from '../src/db/schema.ts';
 import { inspectContent, inspectSvg } from '../src/modules/oss/content.ts';
 import { localDiskStorage } from '../src/modules/oss/storage.ts';
-import { buildTestApp, createUser, demo, userIdOf, type TestApp } from './helper.ts';
+import { buildTestApp, createRole, createUser, demo, userIdOf, type TestApp } from './helper.ts';
 
 let t: TestApp;
 let dataDir: string;
@@ -233,7 +233,7 @@ describe('upload', () => {
       yunying,
       file('big.pdf', Buffer.concat([PDF, randomBytes(3 * 1024 * 1024)])),
     );
-    const served = await serve(big.url);
+    const served = await serve(big.url, yunying);
     expect(served.rawPayload.length).toBe(big.size);
     expect(served.headers['content-type']).toBe('application/pdf');
   });
@@ -510,5 +510,61 @@ describe('local disk storage', () => {
       await expect(storage.put(key, PNG, 'image/png'), key).rejects.toThrow(/unsafe storage key/);
       expect(await storage.get(key), key).toBeUndefined();
     }
+  });
+});
+
+describe('private files', () => {
+  test('a PDF or spreadsheet is served only to its uploader, upload admins and viewers of the record holding it', async () => {
+    const [pdf, xlsx] = await uploaded(yunying, file('发票.pdf', PDF), file('名单.xlsx', XLSX));
+    for (const { url } of [pdf, xlsx]) {
+      const anonymous = await serve(url);
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json().msg).toBe(uploadMessages.privateSignIn);
+      expect((await serve(url, yunying)).statusCode).toBe(200);
+      expect((await serve(url, admin)).statusCode).toBe(200);
+    }
+
+    // The browser opening the link carries the console's access_token cookie, not a header.
+    const token = yunying.authorization.replace('Bearer ', '');
+    const viaCookie = await serve(pdf.url, {
+      cookie: `user_info=x; access_token=${encodeURIComponent(token)}`,
+    });
+    expect(viaCookie.statusCode).toBe(200);
+    expect(viaCookie.rawPayload).toEqual(PDF);
+    expect(viaCookie.headers['cache-control']).toBe('private, no-cache');
+    expect((await serve(pdf.url, { cookie: 'access_token=forged' })).statusCode).toBe(401);
+
+    // Staff who may view 经营发票 open the PDF once an invoice holds it; 机场发票 viewers do not.
+    await createRole(t.db, { code: 'pdf-reader', name: '发票查看', permissions: ['invoice:jingying:view'] });
+    await createRole(t.db, {
+      code: 'airport-reader',
+      name: '机场发票查看',
+      permissions: ['invoice:airport:view'],
+    });
+    await createUser(t.db, { username: 'pdfreader', password: 'Reader@123', roleCodes: ['pdf-reader'] });
+    await createUser(t.db, {
+      username: 'airportreader',
+      password: 'Reader@123',
+      roleCodes: ['airport-reader'],
+    });
+    const reader = await t.auth('pdfreader', 'Reader@123');
+    const airportReader = await t.auth('airportreader', 'Reader@123');
+    const before = await serve(pdf.url, reader);
+    expect(before.statusCode).toBe(403);
+    expect(before.json().msg).toBe(uploadMessages.privateForbidden);
+
+    const [held] = await t.db
+      .select({ id: invoices.id })
+      .from(invoices)
+      .where(eq(invoices.kind, 'invoice'))
+      .limit(1);
+    await t.db.update(invoices).set({ fileUrl: pdf.url }).where(eq(invoices.id, held.id));
+    expect((await serve(pdf.url, reader)).statusCode).toBe(200);
+    expect((await serve(pdf.url, airportReader)).statusCode).toBe(403);
+    expect((await serve(xlsx.url, reader)).statusCode).toBe(403);
+
+    // Images stay public: banners and logos are shown to members who never sign in.
+    const [png] = await uploaded(yunying, file('logo.png', PNG));
+    expect((await serve(png.url)).statusCode).toBe(200);
   });
 });

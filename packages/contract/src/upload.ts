@@ -86,6 +86,10 @@ export const uploadMessages = {
   urlRequired: '文件地址（url）：请填写要删除的文件地址',
   /** the remove call names a file that does not exist */
   fileNotFound: '文件不存在或已被删除，请刷新后重试',
+  /** a private file (a PDF, a spreadsheet) opened without signing in */
+  privateSignIn: '该文件只对已登录的员工开放，请先登录控制台，再从所在页面打开',
+  /** a private file opened by staff who may not see the record holding it */
+  privateForbidden: '您无权查看该文件：它属于您没有查看权限的记录，如需查看请联系管理员分配权限',
 } as const;
 
 /** The serving address of a storage key. */

@@ -60,6 +60,30 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+/**
+ * The token of the console's `access_token` cookie: a link the browser opens itself (a private file)
+ * carries no Authorization header, but the cookie the console keeps its token in goes with it.
+ */
+export function cookieToken(request: FastifyRequest): string | undefined {
+  const match = /(?:^|;\s*)access_token=([^;\s]+)/.exec(request.headers.cookie ?? '');
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The signed-in staff member of an access token, or the 401/424 that says why there is none. */
+export async function userOfToken(db: FastifyInstance['db'], token: string | undefined) {
+  if (!token) throw unauthorized();
+  const session = await findSession(db, token);
+  if (!session || session.kind !== 'access' || session.revokedAt) throw unauthorized();
+  if (session.user.status !== 'enabled') throw unauthorized(messages.accountDisabled);
+  if (session.expiresAt.getTime() <= Date.now()) throw new AppError(424, messages.tokenExpired);
+  return session;
+}
+
 export function registerAuth(app: FastifyInstance) {
   const catalogue: RouteEntry[] = [];
   app.decorate('routeCatalogue', catalogue);
@@ -100,12 +124,7 @@ export function registerAuth(app: FastifyInstance) {
     if (request.is404) return;
     const config = request.routeOptions.config;
     if (config.public) return;
-    const token = bearerToken(request);
-    if (!token) throw unauthorized();
-    const session = await findSession(app.db, token);
-    if (!session || session.kind !== 'access' || session.revokedAt) throw unauthorized();
-    if (session.user.status !== 'enabled') throw unauthorized(messages.accountDisabled);
-    if (session.expiresAt.getTime() <= Date.now()) throw new AppError(424, messages.tokenExpired);
+    const session = await userOfToken(app.db, bearerToken(request));
     request.user = session.user;
     request.sessionFamilyId = session.familyId;
     if (config.permission && !hasPermission(session.user, config.permission)) throw forbidden();

@@ -6,8 +6,11 @@
  *   Every file is checked for extension, size and actual content before any is stored.
  * - DELETE /api/basic/admin/v1/oss (`{url}` or `?url=`): one's own files, or anyone's with
  *   system:oss:remove.
- * - GET /file/uploads/{key}: public, as an image host is; long-cached, nosniff, and locked down by a
- *   Content-Security-Policy so an SVG opened directly cannot run script.
+ * - GET /file/uploads/{key}: images are public, as an image host is (banners, logos, covers);
+ *   long-cached, nosniff, and locked down by a Content-Security-Policy so an SVG opened directly
+ *   cannot run script. Every other file (invoice PDFs, spreadsheets, documents) is private: served
+ *   only to signed-in staff (bearer header, or the console's access_token cookie when the browser
+ *   opens the link) who uploaded it, may remove any upload, or may view a record holding it.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -16,9 +19,11 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  IMAGE_EXTENSIONS,
   messages,
   UPLOAD_EXTENSIONS,
   UPLOAD_FILE_BASE,
@@ -31,11 +36,13 @@ import {
   type UploadedFileInfo,
   type UploadExtension,
 } from '@cowork/contract';
-import { uploadedFiles } from '../../db/schema.ts';
+import { invoice, tripartiteInvoice } from '@cowork/contract/resources/invoice';
+import { invoices, uploadedFiles } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { AppError, badRequest, envelope, forbidden, notFound, ok } from '../../lib/http.ts';
+import { AppError, badRequest, envelope, forbidden, notFound, ok, unauthorized } from '../../lib/http.ts';
+import type { Database } from '../../db/client.ts';
 import { toIso } from '../../lib/time.ts';
-import { currentUser, hasPermission } from '../../plugins/auth.ts';
+import { bearerToken, cookieToken, currentUser, hasPermission, userOfToken } from '../../plugins/auth.ts';
 import { inspectContent } from './content.ts';
 import { openStorage } from './storage.ts';
 
@@ -55,6 +62,24 @@ const INLINE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'pdf']);
 
 /** No script, no plugins, no requests, an opaque origin: only the file itself and its inline styles. */
 const FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+/**
+ * The records that hold private files, and the code that lets staff view each: whoever may see the
+ * record may open its file. A resource that stores a document adds its line here.
+ */
+const privateFileHolders: {
+  holders: (db: Database, url: string) => Promise<string[]>;
+}[] = [
+  {
+    // An issued invoice's PDF: viewers of that kind of invoice (经营发票, 机场贵宾厅发票).
+    holders: async (db, url) => {
+      const rows = await db.select({ kind: invoices.kind }).from(invoices).where(eq(invoices.fileUrl, url));
+      return rows.map(
+        (row) => `${(row.kind === tripartiteInvoice.kind ? tripartiteInvoice : invoice).permission}:view`,
+      );
+    },
+  },
+];
 
 const uploadedFile = z.object({
   url: z.string().describe(`Where the file is served (${UPLOAD_FILE_BASE}/{key})`),
@@ -382,15 +407,20 @@ export const ossRoutes: FastifyPluginAsyncZod = async (app) => {
           contentType: uploadedFiles.contentType,
           originalName: uploadedFiles.originalName,
           sha256: uploadedFiles.sha256,
+          uploadedBy: uploadedFiles.uploadedBy,
         })
         .from(uploadedFiles)
         .where(eq(uploadedFiles.key, key));
       if (!row) throw notFound();
 
-      const etag = `"${row.sha256}"`;
       const extension = extensionOf(key);
+      const isPublic = IMAGE_EXTENSIONS.includes(extension);
+      if (!isPublic) await mayReadPrivate(request, key, row.uploadedBy);
+
+      const etag = `"${row.sha256}"`;
       const headers: Record<string, string> = {
-        'cache-control': `public, max-age=${YEAR_SECONDS}, immutable`,
+        // A private file is asked for again each time (a 304 after the check), so a revoked right holds.
+        'cache-control': isPublic ? `public, max-age=${YEAR_SECONDS}, immutable` : 'private, no-cache',
         'x-content-type-options': 'nosniff',
         etag,
         'content-disposition': contentDisposition(
@@ -413,5 +443,18 @@ export const ossRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+/** Throws unless the caller may open this private file (see the module comment). */
+async function mayReadPrivate(request: FastifyRequest, key: string, uploadedBy: number | null) {
+  const token = bearerToken(request) ?? cookieToken(request);
+  if (!token) throw unauthorized(uploadMessages.privateSignIn);
+  const { user } = await userOfToken(request.server.db, token);
+  if (user.id === uploadedBy || hasPermission(user, UPLOAD_REMOVE_PERMISSION)) return;
+  for (const { holders } of privateFileHolders) {
+    const codes = await holders(request.server.db, uploadUrl(key));
+    if (codes.some((code) => hasPermission(user, code))) return;
+  }
+  throw new AppError(403, uploadMessages.privateForbidden);
+}
 
 export default ossRoutes;
