@@ -130,7 +130,11 @@ export const unguardedRouteNames = ['index', 'personal', 'login', '404'];
  * `:remove` deletes. Server routes declare one of these; roles grant them.
  */
 export const permissionOf = (route: Pick<ConsoleRoute, 'path'>, action: 'view' | 'edit' | 'remove') =>
-  `${route.path.slice(1).replace('/', ':')}:${action}`;
+  `${permissionPrefixOf(route)}:${action}`;
+
+/** The `{group}:{leaf}` every code of a screen starts with (its operations' too, resources/operations.ts). */
+export const permissionPrefixOf = (route: Pick<ConsoleRoute, 'path'>) =>
+  route.path.slice(1).replace('/', ':');
 
 /** Permission to manage other staff accounts (reset their passwords, disable them). */
 export const USER_MANAGE_PERMISSION = 'user:admin:edit';

@@ -4,9 +4,17 @@
  * syncMenus adds what is missing and never touches menus staff have edited; a seeded menu staff
  * removed (or gave another address or code) is remembered in sso_menu_removals and not brought back.
  */
-import { menuGroups, menuRoutes, permissionOf, type ConsoleRoute } from '@cowork/contract';
+import {
+  menuGroups,
+  menuRoutes,
+  permissionOf,
+  permissionPrefixOf,
+  type ConsoleRoute,
+} from '@cowork/contract';
+import { operationsByPrefix } from '@cowork/contract/resources/operations';
+import { arrayContains, eq } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { ssoMenuRemovals, ssoMenus } from '../db/schema.ts';
+import { ssoMenuRemovals, ssoMenus, ssoRoleMenus, ssoRoles } from '../db/schema.ts';
 import { iconKeyOfRoute, iconUrls } from '../modules/menu-icons/icons.ts';
 
 export const permissionActions = ['view', 'edit', 'remove'] as const;
@@ -71,6 +79,37 @@ export async function syncMenus(db: Executor) {
           visible: false,
         });
       }
+      const operations = operationsByPrefix.get(permissionPrefixOf(route)) ?? [];
+      for (const [index, { code, name }] of operations.entries()) {
+        if (actions.has(code) || removed.has(`action ${code}`)) continue;
+        const menuId = await insertOne({
+          parentId: pageId,
+          name,
+          type: 'action',
+          permission: code,
+          sort: permissionActions.length + index + 1,
+          visible: false,
+        });
+        await inheritFromEdit(db, menuId, code, permissionOf(route, 'edit'));
+      }
     }
+  }
+}
+
+/**
+ * A new operation (确认支付, 退款…) was part of the screen's edit right until it got its own code: roles
+ * holding that edit code keep being able to do it, and staff can take it away on the role screen.
+ */
+async function inheritFromEdit(db: Executor, menuId: number, code: string, editCode: string) {
+  const holders = await db
+    .select({ id: ssoRoles.id, permissions: ssoRoles.permissions })
+    .from(ssoRoles)
+    .where(arrayContains(ssoRoles.permissions, [editCode]));
+  for (const role of holders) {
+    await db
+      .update(ssoRoles)
+      .set({ permissions: [...new Set([...role.permissions, code])].sort() })
+      .where(eq(ssoRoles.id, role.id));
+    await db.insert(ssoRoleMenus).values({ roleId: role.id, menuId }).onConflictDoNothing();
   }
 }

@@ -5,7 +5,8 @@
  * built routes, which are the only ones with menus).
  */
 import { eq, inArray } from 'drizzle-orm';
-import { ALL_PERMISSIONS, menuRoutes, permissionOf } from '@cowork/contract';
+import { ALL_PERMISSIONS, menuRoutes, permissionOf, permissionPrefixOf } from '@cowork/contract';
+import { operationsByPrefix } from '@cowork/contract/resources/operations';
 import type { Executor } from '../db/client.ts';
 import { ssoMenus, ssoRoleMenus, ssoRoles } from '../db/schema.ts';
 import type { PermissionAction } from './menus.ts';
@@ -60,6 +61,9 @@ export function permissionsOf(definition: RoleDefinition): string[] {
   for (const route of menuRoutes) {
     const actions = [...(groups[route.group ?? ''] ?? []), ...(routes[route.path] ?? [])];
     for (const action of actions) codes.add(permissionOf(route, action));
+    // Editing a screen includes its money moves (确认支付, 退款, 开票…) unless staff take them away.
+    if (actions.includes('edit'))
+      for (const { code } of operationsByPrefix.get(permissionPrefixOf(route)) ?? []) codes.add(code);
   }
   return [...codes].sort();
 }

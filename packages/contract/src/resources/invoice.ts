@@ -188,6 +188,15 @@ export const tripartiteInvoice = defineInvoice({
   orderKinds: ['airport'],
 });
 
+/**
+ * Invoice moves with their own permission codes (the role screen lists them under the invoice page):
+ * 开票 issues a pending request or rejects it (驳回); 作废 voids an issued invoice.
+ */
+export const invoiceOperations = { issue: '开票与驳回', void: '作废' } as const;
+export type InvoiceOperation = keyof typeof invoiceOperations;
+export const invoiceOperationPermission = (resource: Pick<ResourceDef, 'permission'>, op: InvoiceOperation) =>
+  `${resource.permission}:${op}`;
+
 /** Endpoint paths of an invoice resource. */
 export const invoicePaths = (def: Pick<ResourceDef, 'base'>) => ({
   page: `${def.base}/page`,

@@ -57,6 +57,13 @@ export const orderActions = {
 >;
 export type OrderAction = keyof typeof orderActions;
 
+/**
+ * The code that lets staff make this move on this kind of order: each move has its own, so a role
+ * (前台) may take payments without refunding them. The role screen lists them under the order page.
+ */
+export const orderActionPermission = (resource: Pick<ResourceDef, 'permission'>, action: OrderAction) =>
+  `${resource.permission}:${action}`;
+
 /** The actions open to an order in this status (the buttons the console shows). */
 export const actionsFrom = (status: string) =>
   (Object.keys(orderActions) as OrderAction[]).filter((action) =>

@@ -28,6 +28,7 @@ import {
   invoiceAmountTooHighMessage,
   invoiceDetail,
   invoiceIssueBody,
+  invoiceOperationPermission,
   invoiceOrder,
   invoicePaths,
   invoiceMoveFrom,
@@ -47,7 +48,8 @@ import type { Executor } from '../../db/client.ts';
 import { invoices, orders, uploadedFiles } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { crudModule } from '../../lib/crud.ts';
-import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
+import { badRequest, conflict, envelope, forbidden, notFound, ok } from '../../lib/http.ts';
+import { currentUser, hasPermission } from '../../plugins/auth.ts';
 import { toIso, toIsoOrNull } from '../../lib/time.ts';
 
 type Invoice = typeof invoices.$inferSelect;
@@ -268,7 +270,12 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
   async function reject(request: FastifyRequest, body: z.output<typeof invoiceRejectBody>) {
     return request.server.db.transaction(async (tx) => {
       // Rejecting an issued invoice voids it (作废); a pending request is rejected (驳回).
-      const to = (from: string) => (from === 'issued' ? 'voided' : 'rejected');
+      const to = (from: string) => {
+        const operation = from === 'issued' ? 'void' : 'issue';
+        if (!hasPermission(currentUser(request), invoiceOperationPermission(resource, operation)))
+          throw forbidden();
+        return from === 'issued' ? 'voided' : 'rejected';
+      };
       const { existing, moved } = await move(request, tx, body.id, to, {
         rejectReason: body.reason,
         rejectedAt: new Date(),
@@ -332,7 +339,7 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
     r.put(
       paths.issue,
       {
-        config: { permission: permissions.edit, fieldLabels },
+        config: { permission: invoiceOperationPermission(resource, 'issue'), fieldLabels },
         schema: {
           tags,
           summary: `开票（${resource.label}：发票号码与 PDF 文件）`,
@@ -346,7 +353,14 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
     r.put(
       paths.reject,
       {
-        config: { permission: permissions.edit, fieldLabels },
+        // Either code opens the route; the invoice's state decides which one this call needs.
+        config: {
+          permission: [
+            invoiceOperationPermission(resource, 'issue'),
+            invoiceOperationPermission(resource, 'void'),
+          ],
+          fieldLabels,
+        },
         schema: {
           tags,
           summary: `驳回待开票的${resource.label}申请，或作废已开的发票（订单可退款或重新开票）`,

@@ -24,6 +24,7 @@ import {
   officeSeatOrder,
   officeStationOrder,
   orderActionBody,
+  orderActionPermission,
   orderActions,
   orderDetail,
   orderPaths,
@@ -502,7 +503,7 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
       r.put(
         paths[action],
         {
-          config: { permission: permissions.edit, fieldLabels },
+          config: { permission: orderActionPermission(resource, action), fieldLabels },
           schema: {
             tags,
             summary: `${orderActions[action].label}（${resource.label}）`,

@@ -27,6 +27,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatYuan, resourcePermissions, type Field } from '@cowork/contract';
 import {
   actionsFrom,
+  orderActionPermission,
   orderActions,
   orderKindOptions,
   orderPaths,
@@ -257,6 +258,9 @@ function OrderDrawer({
   const { can } = usePermission();
   // Read-only kinds (airport) have no moves and no referrer edit on the server either.
   const canEdit = !resource.readOnly && can([resourcePermissions(resource).edit]);
+  // Each move has its own code: 前台 may 确认支付 and not 退款.
+  const canMove = (action: OrderAction) =>
+    !resource.readOnly && can([orderActionPermission(resource, action)]);
   const [moving, setMoving] = useState<OrderAction | null>(null);
   const [editingReferrer, setEditingReferrer] = useState(false);
   const detail = useQuery({
@@ -278,19 +282,20 @@ function OrderDrawer({
       onClose={onClose}
       destroyOnHidden
       extra={
-        canEdit &&
         order && (
           <Space>
-            {actionsFrom(order.status).map((action) => (
-              <Button
-                key={action}
-                danger={action === 'cancel' || action === 'refund'}
-                type={action === 'pay' || action === 'use' ? 'primary' : 'default'}
-                onClick={() => setMoving(action)}
-              >
-                {orderActions[action].label}
-              </Button>
-            ))}
+            {actionsFrom(order.status)
+              .filter(canMove)
+              .map((action) => (
+                <Button
+                  key={action}
+                  danger={action === 'cancel' || action === 'refund'}
+                  type={action === 'pay' || action === 'use' ? 'primary' : 'default'}
+                  onClick={() => setMoving(action)}
+                >
+                  {orderActions[action].label}
+                </Button>
+              ))}
           </Space>
         )
       }

@@ -12,6 +12,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatYuan, resourcePermissions, type Field } from '@cowork/contract';
 import {
   invoice,
+  invoiceOperationPermission,
   invoicePaths,
   invoiceStatusLabel,
   INVOICE_NO_PATTERN,
@@ -339,16 +340,23 @@ function RejectDialog({
   );
 }
 
+/** What the signed-in staff member may do with this kind of invoice. */
+interface InvoiceRights {
+  edit: boolean;
+  issue: boolean;
+  void: boolean;
+}
+
 function DetailDrawer({
   resource,
   id,
-  canEdit,
+  can,
   onClose,
   onAction,
 }: {
   resource: InvoiceResource;
   id: number | null;
-  canEdit: boolean;
+  can: InvoiceRights;
   onClose: () => void;
   onAction: (kind: Action, id: number) => void;
 }) {
@@ -369,23 +377,23 @@ function DetailDrawer({
       onClose={onClose}
       destroyOnHidden
       extra={
-        canEdit &&
-        (item?.status === 'pending' ? (
-          <Space>
-            <Button type="primary" onClick={() => onAction('issue', item.id)}>
-              开票
-            </Button>
-            <Button danger onClick={() => onAction('reject', item.id)}>
-              驳回
-            </Button>
-          </Space>
-        ) : (
-          item?.status === 'issued' && (
-            <Button danger onClick={() => onAction('void', item.id)}>
-              作废
-            </Button>
-          )
-        ))
+        item?.status === 'pending'
+          ? can.issue && (
+              <Space>
+                <Button type="primary" onClick={() => onAction('issue', item.id)}>
+                  开票
+                </Button>
+                <Button danger onClick={() => onAction('reject', item.id)}>
+                  驳回
+                </Button>
+              </Space>
+            )
+          : can.void &&
+            item?.status === 'issued' && (
+              <Button danger onClick={() => onAction('void', item.id)}>
+                作废
+              </Button>
+            )
       }
     >
       {detail.isLoading || !item ? (
@@ -481,7 +489,11 @@ export default function InvoicePage() {
   const resource = pathname.replace(/\/$/, '') === '/invoice/airport' ? tripartiteInvoice : invoice;
   const queryClient = useQueryClient();
   const { can } = usePermission();
-  const canEdit = can([resourcePermissions(resource).edit]);
+  const rights: InvoiceRights = {
+    edit: can([resourcePermissions(resource).edit]),
+    issue: can([invoiceOperationPermission(resource, 'issue')]),
+    void: can([invoiceOperationPermission(resource, 'void')]),
+  };
   const [dialog, setDialog] = useState<Dialog>(null);
   const [viewing, setViewing] = useState<number | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: [resource.key] });
@@ -498,7 +510,7 @@ export default function InvoicePage() {
         key={resource.key}
         resource={resource}
         toolbar={
-          canEdit && (
+          rights.edit && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'save' })}>
               登记开票申请
             </Button>
@@ -510,7 +522,7 @@ export default function InvoicePage() {
             <Button type="link" size="small" onClick={() => setViewing(record.id)}>
               详情
             </Button>
-            {canEdit && record.status === 'pending' && (
+            {rights.issue && record.status === 'pending' && (
               <>
                 <Button type="link" size="small" onClick={() => act('issue', record.id)}>
                   开票
@@ -520,7 +532,7 @@ export default function InvoicePage() {
                 </Button>
               </>
             )}
-            {canEdit && record.status === 'issued' && (
+            {rights.void && record.status === 'issued' && (
               <Button type="link" size="small" danger onClick={() => act('void', record.id)}>
                 作废
               </Button>
@@ -531,7 +543,7 @@ export default function InvoicePage() {
       <DetailDrawer
         resource={resource}
         id={viewing}
-        canEdit={canEdit}
+        can={rights}
         onClose={() => setViewing(null)}
         onAction={act}
       />
