@@ -29,7 +29,7 @@ import {
   type Fields,
   type ResourceDef,
 } from '@cowork/contract';
-import type { Executor } from '../db/client.ts';
+import { sqlState, type Executor } from '../db/client.ts';
 import { audit } from './audit.ts';
 import { badRequest, conflict, envelope, notFound, ok, pageOf } from './http.ts';
 import { hasRichContent, sanitizeRichText } from './sanitize-html.ts';
@@ -517,12 +517,24 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
           const rows = (await tx.select().from(table).where(inArray(table.id, ids))) as Row[];
           if (rows.length !== new Set(ids).size) throw notFound(resourceMessages.notFound(resource));
           for (const row of rows) authorize(row, request, 'remove');
+          // In a batch, every refusal names the record it is about (商户「甲」：…).
+          const named = (row: Row) =>
+            `${resource.label}「${String(row[resource.titleField ?? 'name'] ?? row.title ?? `#${String(row.id)}`)}」`;
           for (const row of rows) {
             const reason = await options.inUse?.(row.id, tx, request);
-            if (reason) throw conflict(reason);
+            if (reason) throw conflict(ids.length > 1 ? `${named(row)}：${reason}` : reason);
           }
           await options.beforeRemove?.(rows, { request, tx });
-          await tx.delete(table).where(inArray(table.id, ids));
+          // One by one, each in a savepoint: a row other records still point to is named in the 409.
+          for (const row of rows) {
+            try {
+              await tx.transaction((savepoint) => savepoint.delete(table).where(eq(table.id, row.id)));
+            } catch (error) {
+              if (sqlState(error) === '23503')
+                throw conflict(`${named(row)}仍被其他记录使用，无法删除；请先解除这些引用后再删除`);
+              throw error;
+            }
+          }
           for (const row of rows) {
             await audit(
               request,

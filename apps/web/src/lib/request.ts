@@ -71,6 +71,16 @@ export function setToast(next: Toast): void {
 }
 const toastError = (text: string) => toast(text, ERROR_TOAST_SECONDS);
 
+/**
+ * For a confirm button (Popconfirm's onConfirm): it spins until the call ends and then closes; a
+ * failure was already shown as a toast, so it resolves instead of leaving an uncaught rejection.
+ */
+export const settled = (call: Promise<unknown>): Promise<void> =>
+  call.then(
+    () => undefined,
+    () => undefined,
+  );
+
 export const request = axios.create({ baseURL: '', timeout: REQUEST_TIMEOUT_MS });
 
 const isTokenUrl = (url: string | undefined) => (url ?? '').split('?')[0] === endpoints.token;

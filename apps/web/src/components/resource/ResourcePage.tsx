@@ -31,7 +31,7 @@ import {
   type ResourceDef,
 } from '@cowork/contract';
 import { dayOfBound, dayRangeToIso } from '../../lib/format.ts';
-import { api } from '../../lib/request.ts';
+import { api, settled } from '../../lib/request.ts';
 import { usePermission } from '../PermissionGate.tsx';
 import { FieldCell, FieldInput, schemaRule, useListOptions } from './field-input.tsx';
 import { useKeptForm } from '../../lib/form-drafts.ts';
@@ -300,7 +300,7 @@ export function ResourcePage<F extends Fields>({
               okText="删除"
               cancelText="取消"
               okButtonProps={{ danger: true }}
-              onConfirm={() => remove.mutateAsync([record.id])}
+              onConfirm={() => settled(remove.mutateAsync([record.id]))}
             >
               <Button type="link" size="small" danger>
                 删除
@@ -364,7 +364,7 @@ export function ResourcePage<F extends Fields>({
               cancelText="取消"
               okButtonProps={{ danger: true }}
               disabled={selected.length === 0}
-              onConfirm={() => remove.mutateAsync(selected)}
+              onConfirm={() => settled(remove.mutateAsync(selected))}
             >
               <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0}>
                 批量删除

@@ -1,6 +1,6 @@
 /** The form input and the table cell of each field kind, shared by every resource page. */
-import type { ReactNode } from 'react';
-import { DatePicker, Input, InputNumber, Select, Switch, Tag, TimePicker, type FormRule } from 'antd';
+import { useRef, type ReactNode } from 'react';
+import { App, DatePicker, Input, InputNumber, Select, Switch, Tag, TimePicker, type FormRule } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { formatPercent, formatYuan, type Field, type ListOption } from '@cowork/contract';
@@ -8,6 +8,48 @@ import { formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import { RichTextEditor } from '../RichTextEditor.tsx';
 import { Upload, type UploadProps } from '../Upload.tsx';
+
+/**
+ * Free-text tags (楼层 8F、B1). Select's tags mode drops a tag that is typed again (it toggles it);
+ * here a tag typed again stays, and the form says it is already there.
+ */
+function TagsInput({
+  field,
+  value,
+  onChange,
+  ...props
+}: {
+  field: Field;
+  value?: unknown;
+  onChange?: (v: unknown) => void;
+}) {
+  const { message } = App.useApp();
+  const typed = useRef('');
+  const current = Array.isArray(value) ? (value as string[]) : [];
+  return (
+    <Select
+      {...props}
+      value={value}
+      mode="tags"
+      notFoundContent={null}
+      tokenSeparators={[',', '，', ' ']}
+      placeholder={`请输入${field.label}，按回车添加`}
+      onSearch={(text) => {
+        typed.current = text;
+      }}
+      onChange={(next: string[]) => {
+        const again = typed.current.trim();
+        typed.current = '';
+        const removed = current.filter((tag) => !next.includes(tag));
+        if (again && removed.length === 1 && removed[0] === again) {
+          void message.info(`${field.label}“${again}”已在列表中，无需重复添加`);
+          return;
+        }
+        onChange?.(next);
+      }}
+    />
+  );
+}
 
 /** Options of a reference field, from its `list` endpoint (cached per endpoint). */
 export function useListOptions(endpoint: string | undefined) {
@@ -134,15 +176,7 @@ export function FieldInput({
     case 'references':
       return <ReferenceSelect field={field} {...props} />;
     case 'tags':
-      return (
-        <Select
-          {...(props as object)}
-          mode="tags"
-          notFoundContent={null}
-          tokenSeparators={[',', '，', ' ']}
-          placeholder={`${placeholder}，按回车添加`}
-        />
-      );
+      return <TagsInput field={field} {...props} />;
     case 'password':
       return <Input.Password {...(props as object)} autoComplete="new-password" placeholder={placeholder} />;
     case 'image':

@@ -11,7 +11,7 @@ import { airportCodeOptionsPath, type AirportCodeOption } from '@cowork/contract
 import { airportProduct, airportProductInitPath } from '@cowork/contract/resources/airport-product';
 import { usePermission } from '../../components/PermissionGate.tsx';
 import { ResourcePage } from '../../components/resource/ResourcePage.tsx';
-import { api, request } from '../../lib/request.ts';
+import { api, request, settled } from '../../lib/request.ts';
 
 function AirportSelect(props: { id?: string; value?: string; onChange?: (code: string) => void }) {
   const airports = useQuery({
@@ -48,7 +48,7 @@ function InitButton() {
       description="新产品未上架、价格为 ¥0.00，请补充价格后再上架。"
       okText="生成"
       cancelText="取消"
-      onConfirm={() => init.mutateAsync()}
+      onConfirm={() => settled(init.mutateAsync())}
     >
       <Button icon={<ThunderboltOutlined />} loading={init.isPending}>
         初始化贵宾厅产品

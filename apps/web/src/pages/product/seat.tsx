@@ -33,7 +33,7 @@ import { usePermission } from '../../components/PermissionGate.tsx';
 import { FieldCell, FieldInput, schemaRule } from '../../components/resource/field-input.tsx';
 import { FloorSelect } from '../../components/FloorSelect.tsx';
 import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
-import { api } from '../../lib/request.ts';
+import { api, settled } from '../../lib/request.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
 
 const goodsFields = Object.entries(seatGoodsFields) as [keyof typeof seatGoodsFields, Field][];
@@ -192,7 +192,7 @@ function GoodsDrawer({
               okText="删除"
               cancelText="取消"
               okButtonProps={{ danger: true }}
-              onConfirm={() => remove.mutateAsync(record.id)}
+              onConfirm={() => settled(remove.mutateAsync(record.id))}
             >
               <Button type="link" size="small" danger>
                 删除

@@ -33,7 +33,7 @@ import { useKeptForm } from '../../lib/form-drafts.ts';
 import { EditDrawer, Toolbar } from '../../components/resource/page-parts.tsx';
 import { Upload } from '../../components/Upload.tsx';
 import { events } from '../../lib/events.ts';
-import { api } from '../../lib/request.ts';
+import { api, settled } from '../../lib/request.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
 
 const paths = resourcePaths(menu);
@@ -269,7 +269,7 @@ export default function MenuPage() {
                 okText="删除"
                 cancelText="取消"
                 okButtonProps={{ danger: true }}
-                onConfirm={() => remove.mutateAsync(r.id)}
+                onConfirm={() => settled(remove.mutateAsync(r.id))}
               >
                 <Button type="link" size="small" danger>
                   删除

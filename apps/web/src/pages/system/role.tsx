@@ -37,7 +37,7 @@ import {
 } from '@cowork/contract/resources/sso-role';
 import { usePermission } from '../../components/PermissionGate.tsx';
 import { ResourcePage } from '../../components/resource/ResourcePage.tsx';
-import { api } from '../../lib/request.ts';
+import { api, settled } from '../../lib/request.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
 
 const permissions = resourcePermissions(role);
@@ -219,7 +219,7 @@ function RoleGroups({ open, onClose }: { open: boolean; onClose: () => void }) {
                     okText="删除"
                     cancelText="取消"
                     okButtonProps={{ danger: true }}
-                    onConfirm={() => remove.mutateAsync(g.id)}
+                    onConfirm={() => settled(remove.mutateAsync(g.id))}
                   >
                     <Button type="link" size="small" danger>
                       删除

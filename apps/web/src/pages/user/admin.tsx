@@ -9,7 +9,7 @@ import { endpoints } from '@cowork/contract';
 import { ssoUser, ssoUserEndpoints } from '@cowork/contract/resources/sso-user';
 import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
 import { usePermission } from '../../components/PermissionGate.tsx';
-import { api } from '../../lib/request.ts';
+import { api, settled } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
 import { useUserInfo } from '../../lib/user.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
@@ -85,7 +85,9 @@ export default function AdminUserPage() {
           okText={enabled ? '停用' : '启用'}
           cancelText="取消"
           okButtonProps={{ danger: enabled }}
-          onConfirm={() => setStatus.mutateAsync({ id: record.id, status: enabled ? 'disabled' : 'enabled' })}
+          onConfirm={() =>
+            settled(setStatus.mutateAsync({ id: record.id, status: enabled ? 'disabled' : 'enabled' }))
+          }
         >
           <Button type="link" size="small" danger={enabled}>
             {enabled ? '停用' : '启用'}
