@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { choose, cookie, demo, signIn } from './helpers';
+import { choose, cookie, demo, discardDrawer, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
 
 test.describe('系统配置 screens as 超级管理员', () => {
@@ -37,7 +37,7 @@ test.describe('系统配置 screens as 超级管理员', () => {
     await drawer.getByLabel('三字码', { exact: true }).fill('aat');
     await drawer.getByRole('button', { name: /保\s*存/ }).click();
     await expect(drawer.getByText('三字码须为三个大写英文字母，如 PEK')).toBeVisible();
-    await drawer.getByRole('button', { name: /取\s*消/ }).click();
+    await discardDrawer(page, drawer);
 
     await walkCrudScreen(page, {
       path: '/system/airport',
@@ -98,7 +98,7 @@ test.describe('系统配置 screens as 超级管理员', () => {
     await editor.getByLabel('字典值', { exact: true }).fill('AI');
     await editor.getByRole('button', { name: /保\s*存/ }).click();
     await expect(page.getByText('同一所属字典下已存在字典值相同的字典项，请换一个字典值')).toBeVisible();
-    await editor.getByRole('button', { name: /取\s*消/ }).click();
+    await discardDrawer(page, editor);
 
     await row.getByRole('switch').click();
     await expect(page.getByText('字典项已停用')).toBeVisible();

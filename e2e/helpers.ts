@@ -39,6 +39,16 @@ export async function bearerOf(request: APIRequestContext, user: { username: str
   return { Authorization: `Bearer ${(await res.json()).access_token}` };
 }
 
+/** Closes an edit drawer whose form holds unsaved changes: 取消, then 放弃修改 in the question. */
+export async function discardDrawer(page: Page, drawer: Locator) {
+  await drawer.getByRole('button', { name: /取\s*消/ }).click();
+  await page
+    .getByRole('dialog', { name: '放弃未保存的修改？' })
+    .getByRole('button', { name: '放弃修改' })
+    .click();
+  await expect(drawer).toBeHidden();
+}
+
 /** Clicks 删除 in a table row and confirms it in the pop-up. */
 export async function removeRow(page: Page, row: Locator) {
   await row.getByRole('button', { name: /删\s*除/ }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { choose, demo, signIn } from './helpers';
+import { choose, demo, discardDrawer, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
 
 /** A 1×1 PNG for the logo upload. */
@@ -61,7 +61,13 @@ test.describe('商户服务 screens as 超级管理员', () => {
     await drawer.getByLabel('银行账号', { exact: true }).fill('6222-0212');
     await drawer.getByRole('button', { name: /保\s*存/ }).click();
     await expect(drawer.getByText('银行账号只能是 8–30 位数字，请核对后重新填写')).toBeVisible();
+    // Closing with unsaved changes asks first; 继续编辑 keeps what was typed.
     await drawer.getByRole('button', { name: /取\s*消/ }).click();
+    const question = page.getByRole('dialog', { name: '放弃未保存的修改？' });
+    await question.getByRole('button', { name: '继续编辑' }).click();
+    await expect(question).toBeHidden();
+    await expect(drawer.getByLabel('商户名称', { exact: true })).toHaveValue('账号有误的商户');
+    await discardDrawer(page, drawer);
 
     await row.getByRole('button', { name: /删\s*除/ }).click();
     await page

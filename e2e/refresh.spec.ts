@@ -64,3 +64,20 @@ test('a form being filled when the token expires comes back after the reload, wi
   await expect(page.getByRole('table')).toContainText('续期保留');
   await expect(page.getByRole('dialog', { name: '新建定制场地线索' })).toBeHidden();
 });
+
+test('when the session cannot be renewed, the login page says why, once', async ({ page, context }) => {
+  await signIn(page, demo.admin);
+  await page.goto('/system/log');
+  await expect(page.getByRole('table')).toContainText('admin');
+  // The refresh token is no longer valid (signed out elsewhere, expired): the 424's refresh fails.
+  const url = new URL(page.url());
+  await context.addCookies([{ name: 'refresh_token', value: 'revoked', domain: url.hostname, path: '/' }]);
+  await page.waitForTimeout(5_000);
+  await page.evaluate((key) => localStorage.removeItem(key), ACCESS_TOKEN_RENEW_AT_KEY);
+  await page.reload();
+  await expect(page).toHaveURL(/\/login\?url=%2Fsystem%2Flog$/);
+  await expect(page.getByText('登录已过期，请重新登录；未保存的表单会在登录后恢复')).toBeVisible();
+  await page.reload();
+  await expect(page.getByPlaceholder('请输入用户名')).toBeVisible();
+  await expect(page.getByText('登录已过期，请重新登录')).toHaveCount(0);
+});

@@ -79,10 +79,12 @@ test.describe('layout and menu', () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
-  test('a screen that is not in the user menu redirects home', async ({ page }) => {
+  test('a screen that is not in the user menu redirects home, saying why once', async ({ page }) => {
     await signIn(page, demo.yunying);
     await page.goto('/system/log');
     await expect(page).toHaveURL(/\/$/);
+    const why = page.getByText('您没有「操作日志」的访问权限，已返回首页；如需使用请联系管理员分配权限');
+    await expect(why).toHaveCount(1);
     await expect(page.getByTestId('side-menu')).not.toContainText('系统配置');
   });
 

@@ -25,6 +25,10 @@ export const messages = {
   requestTimeout: '请求超时，请稍后重试',
   /** the refresh token is invalid */
   refreshInvalid: '登录已失效，请重新登录',
+  /** the login page, after the session could not be renewed (the refresh token expired too) */
+  sessionExpired: '登录已过期，请重新登录；未保存的表单会在登录后恢复',
+  /** a screen the user's menu does not grant, opened by its address; {page} is its title */
+  routeForbidden: '您没有「{page}」的访问权限，已返回首页；如需使用请联系管理员分配权限',
   /** this client may not sign in here */
   badClient: '客户端认证失败，请使用后台管理端登录',
   /** unsupported grant type */

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Layout as AntLayout, Spin } from 'antd';
+import { App, Layout as AntLayout, Spin } from 'antd';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { Navigate, Outlet } from 'react-router';
-import { SIDER_WIDTH } from '@cowork/contract';
+import { messages, SIDER_WIDTH } from '@cowork/contract';
 import { queryClient } from '../lib/query-client.ts';
 import { isTokenExpired } from '../lib/request.ts';
 import { isRouteAllowed } from '../lib/route-guard.ts';
@@ -90,6 +90,18 @@ function Shell() {
   );
 }
 
+/** A screen the menu does not grant, opened by its address: home, saying why (once: one message key). */
+function Forbidden({ page }: { page: string }) {
+  const { message } = App.useApp();
+  useEffect(() => {
+    void message.warning({
+      key: 'route-forbidden',
+      content: messages.routeForbidden.replace('{page}', page),
+    });
+  }, [message, page]);
+  return <Navigate to="/" replace />;
+}
+
 /**
  * Renders the screen once the user's menu says they may see it (spec point 4); otherwise home.
  * Screens outside the menu (home, personal, 404) render at once. If the menu cannot be loaded for
@@ -99,7 +111,8 @@ function GuardedOutlet() {
   const meta = useRouteMeta();
   const menu = useMenuTree();
   if (!meta || isRouteAllowed(meta, [])) return <Outlet />;
-  if (menu.isSuccess) return isRouteAllowed(meta, menu.data) ? <Outlet /> : <Navigate to="/" replace />;
+  if (menu.isSuccess)
+    return isRouteAllowed(meta, menu.data) ? <Outlet /> : <Forbidden page={meta.pageTitle} />;
   if (menu.isError && !isTokenExpired(menu.error)) return <Outlet />;
   return (
     <div className="page-loading">

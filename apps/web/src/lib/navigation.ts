@@ -44,6 +44,28 @@ export function loginAddress(address: string = currentAddress()): string {
   return isLoginPath(pathname) ? LOGIN_PATH : `${LOGIN_PATH}?url=${encodeURIComponent(address)}`;
 }
 
+const SIGN_OUT_REASON = 'sign_out_reason';
+
+/** Why the console is sending the user to sign in again, for the login page to say once. */
+export function rememberSignOutReason(text: string): void {
+  try {
+    sessionStorage.setItem(SIGN_OUT_REASON, text);
+  } catch {
+    // Storage refused (private mode): the redirect still happens, without the sentence.
+  }
+}
+
+/** The reason remembered for this tab, if any; reading it forgets it, so it is said once. */
+export function takeSignOutReason(): string | null {
+  try {
+    const text = sessionStorage.getItem(SIGN_OUT_REASON);
+    sessionStorage.removeItem(SIGN_OUT_REASON);
+    return text;
+  } catch {
+    return null;
+  }
+}
+
 /** The `url` to return to after sign-in, only if it is a path on this site; otherwise home. */
 export function safeReturnPath(url: string | null | undefined): string {
   if (!url || !url.startsWith('/') || url.startsWith('//') || url.startsWith('/\\')) return '/';

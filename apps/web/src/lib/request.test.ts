@@ -10,7 +10,7 @@ import {
   messages,
 } from '@cowork/contract';
 import { mockAdapter, paramsOf, visit, type Handler } from '../test/mock-adapter.ts';
-import { resetNavigation, setNavigation } from './navigation.ts';
+import { resetNavigation, setNavigation, takeSignOutReason } from './navigation.ts';
 import {
   RequestError,
   api,
@@ -144,6 +144,9 @@ describe('transport errors', () => {
     expect(localStorage.getItem(USER_INFO_KEY)).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/login?url=%2Fsystem%2Flog%3Fcurrent%3D2');
     expect(toast).not.toHaveBeenCalled();
+    // The login page says why, once.
+    expect(takeSignOutReason()).toBe(messages.unauthorized);
+    expect(takeSignOutReason()).toBeNull();
   });
 
   it('on 401 while on a login page stays there', async () => {
@@ -238,6 +241,7 @@ describe('424: the one-time token refresh', () => {
     expect(Cookies.get('refresh_token')).toBeUndefined();
     expect(reload).not.toHaveBeenCalled();
     expect(toast).not.toHaveBeenCalled();
+    expect(takeSignOutReason()).toBe(messages.sessionExpired);
   });
 });
 

@@ -23,7 +23,14 @@ import {
   type TokenResponse,
 } from '@cowork/contract';
 import { keepOpenForms } from './form-drafts.ts';
-import { currentAddress, isLoginPath, loginAddress, navigateTo, reloadPage } from './navigation.ts';
+import {
+  currentAddress,
+  isLoginPath,
+  loginAddress,
+  navigateTo,
+  rememberSignOutReason,
+  reloadPage,
+} from './navigation.ts';
 import {
   accessTokenDue,
   endSession,
@@ -209,7 +216,10 @@ function onError(error: unknown) {
     keepOpenForms();
     const address = currentAddress();
     endSession();
-    if (!isLoginPath(window.location.pathname)) navigateTo(loginAddress(address));
+    if (!isLoginPath(window.location.pathname)) {
+      rememberSignOutReason(serverText ?? messages.unauthorized);
+      navigateTo(loginAddress(address));
+    }
     return Promise.reject(new RequestError(serverText ?? messages.unauthorized, 401, status));
   }
   if (status === 424) {
@@ -264,7 +274,10 @@ function signOutAfterFailedRefresh() {
   const address = currentAddress();
   endSession();
   refreshing = null;
-  if (!isLoginPath(window.location.pathname)) navigateTo(loginAddress(address));
+  if (!isLoginPath(window.location.pathname)) {
+    rememberSignOutReason(messages.sessionExpired);
+    navigateTo(loginAddress(address));
+  }
 }
 
 /** For unit tests: forget a refresh that ended with a (simulated) reload. */

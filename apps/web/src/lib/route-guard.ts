@@ -3,9 +3,9 @@
  * only shown to users whose menu tree names it.
  */
 import { redirect, type LoaderFunctionArgs } from 'react-router';
-import { unguardedRouteNames, type ConsoleRoute, type MenuItem } from '@cowork/contract';
-import { loginAddress } from './navigation.ts';
-import { endSession, getAccessToken } from './session.ts';
+import { messages, unguardedRouteNames, type ConsoleRoute, type MenuItem } from '@cowork/contract';
+import { loginAddress, rememberSignOutReason } from './navigation.ts';
+import { endSession, getAccessToken, readUserInfo } from './session.ts';
 
 /** What every route carries as its `handle`. */
 export type RouteMeta = Pick<ConsoleRoute, 'name' | 'pageTitle' | 'openNames' | 'sort'>;
@@ -28,6 +28,8 @@ export function isRouteAllowed(meta: Pick<RouteMeta, 'name' | 'pageTitle'>, menu
 export function requireSession({ request }: Pick<LoaderFunctionArgs, 'request'>): null {
   if (getAccessToken()) return null;
   const url = new URL(request.url);
+  // Someone was signed in here and their token cookie ran out: the login page says so.
+  if (readUserInfo().username) rememberSignOutReason(messages.sessionExpired);
   endSession();
   throw redirect(loginAddress(url.pathname + url.search));
 }

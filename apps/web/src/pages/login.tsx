@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Button, Form, Input } from 'antd';
+import { Alert, Button, Form, Input } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate, useSearchParams } from 'react-router';
 import { messages } from '@cowork/contract';
 import { Logo } from '../layout/Logo.tsx';
-import { safeReturnPath } from '../lib/navigation.ts';
+import { safeReturnPath, takeSignOutReason } from '../lib/navigation.ts';
 import { requestPasswordToken } from '../lib/request.ts';
 import { rules } from '../lib/rules.ts';
 import { mergeUserInfo, setTokens } from '../lib/session.ts';
@@ -24,6 +24,8 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const [submitting, setSubmitting] = useState(false);
+  // Why the console sent the user here (signed out elsewhere, the session expired), said once.
+  const [reason] = useState(takeSignOutReason);
 
   useEffect(() => {
     document.title = '登录 - 共享办公管理后台';
@@ -54,6 +56,7 @@ export default function LoginPage() {
           <Logo size={36} />
           <p className="login-subtitle">面向运营团队的后台管理系统</p>
         </div>
+        {reason && <Alert className="login-reason" type="warning" showIcon title={reason} />}
         <Form<LoginForm> size="large" onFinish={submit} autoComplete="on" requiredMark={false}>
           <Form.Item name="username" rules={rules.username}>
             <Input

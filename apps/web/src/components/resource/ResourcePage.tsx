@@ -395,7 +395,7 @@ export function ResourcePage<F extends Fields>({
         open={editing !== null}
         saving={save.isPending}
         onClose={() => setEditing(null)}
-        onSave={() => editForm.submit()}
+        form={editForm}
       >
         <Form
           form={editForm}

@@ -4,7 +4,7 @@
  * their own table (菜单配置, 操作日志), so all look and behave alike.
  */
 import type { ReactNode } from 'react';
-import { Button, Drawer, Form, Space } from 'antd';
+import { App, Button, Drawer, Form, Space, type FormInstance } from 'antd';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import './resource.css';
 
@@ -29,33 +29,48 @@ export function Toolbar({ children }: { children: ReactNode }) {
   return <Space className="resource-toolbar">{children}</Space>;
 }
 
-/** The create/edit drawer: 取消 closes it, 保存 calls `onSave` (usually the form's submit). */
+/**
+ * The create/edit drawer: 保存 submits `form`; 取消, the close button, Esc and a click outside close
+ * it, asking first when the form holds changes that were not saved.
+ */
 export function EditDrawer({
   title,
   open,
   saving,
+  form,
   onClose,
-  onSave,
   children,
 }: {
   title: string;
   open: boolean;
   saving: boolean;
+  form: FormInstance;
   onClose: () => void;
-  onSave: () => void;
   children: ReactNode;
 }) {
+  const { modal } = App.useApp();
+  const close = () => {
+    if (!form.isFieldsTouched()) return onClose();
+    modal.confirm({
+      title: '放弃未保存的修改？',
+      content: '表单中有尚未保存的修改，关闭后这些修改将丢失。',
+      okText: '放弃修改',
+      okButtonProps: { danger: true },
+      cancelText: '继续编辑',
+      onOk: onClose,
+    });
+  };
   return (
     <Drawer
       title={title}
       open={open}
       size={560}
       destroyOnHidden
-      onClose={onClose}
+      onClose={close}
       extra={
         <Space>
-          <Button onClick={onClose}>取消</Button>
-          <Button type="primary" loading={saving} onClick={onSave}>
+          <Button onClick={close}>取消</Button>
+          <Button type="primary" loading={saving} onClick={() => form.submit()}>
             保存
           </Button>
         </Space>

@@ -122,13 +122,7 @@ function SaveDrawer({
     orderNos.reduce((sum, no) => sum + (options.data?.find((o) => o.orderNo === no)?.paidFen ?? 0), 0);
 
   return (
-    <EditDrawer
-      title="登记开票申请"
-      open={open}
-      saving={save.isPending}
-      onClose={onClose}
-      onSave={() => form.submit()}
-    >
+    <EditDrawer title="登记开票申请" open={open} saving={save.isPending} onClose={onClose} form={form}>
       <Form
         form={form}
         name={`${resource.key}-save`}
@@ -242,13 +236,7 @@ function IssueDrawer({
     },
   });
   return (
-    <EditDrawer
-      title="开票"
-      open={id !== null}
-      saving={issue.isPending}
-      onClose={onClose}
-      onSave={() => form.submit()}
-    >
+    <EditDrawer title="开票" open={id !== null} saving={issue.isPending} onClose={onClose} form={form}>
       <Form
         form={form}
         name={`${resource.key}-issue`}

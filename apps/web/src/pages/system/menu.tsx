@@ -330,7 +330,7 @@ export default function MenuPage() {
         open={editing !== null}
         saving={save.isPending}
         onClose={() => setEditing(null)}
-        onSave={() => form.submit()}
+        form={form}
       >
         <Form
           form={form}
