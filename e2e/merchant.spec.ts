@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { choose, demo, discardDrawer, signIn } from './helpers';
+import { choose, demo, discardDrawer, removeRow, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
 
 /** A 1×1 PNG for the logo upload. */
@@ -124,5 +124,35 @@ test.describe('商户服务 screens as 超级管理员', () => {
       ),
     ).toBeVisible();
     await expect(drawer).toBeVisible();
+  });
+});
+
+test.describe('分账规则 in a browser that is not on Beijing time', () => {
+  test.use({ timezoneId: 'America/Los_Angeles' });
+  test.beforeEach(async ({ page }) => signIn(page, demo.admin));
+
+  test('the form and the list read the same Beijing time', async ({ page }) => {
+    await page.goto('/merchant/rule');
+    const table = page.getByRole('table');
+    const drawer = page.getByRole('dialog', { name: '新建分账规则' });
+    // Times are Beijing time in the form and the list, whatever the browser's zone (Los Angeles here):
+    // 23:30 on 28 February stays that day, not 07:30 on 1 March.
+    await page.getByRole('button', { name: '新建分账规则' }).click();
+    await choose(page, '商户', '西湖栖舍')(drawer);
+    await choose(page, '产品类型', '会议室')(drawer);
+    await drawer.getByLabel('分账比例', { exact: true }).fill('9');
+    await pickTime('生效时间', '2031-02-28 23:30:00')(drawer);
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(page.getByText('分账规则已新建')).toBeVisible();
+    const late = table.getByRole('row').filter({ hasText: '西湖栖舍' }).filter({ hasText: '9.00%' });
+    await expect(late).toContainText('2031-02-28 起长期有效');
+    await late.getByRole('button', { name: /编\s*辑/ }).click();
+    const editor = page.getByRole('dialog', { name: '编辑分账规则' });
+    await expect(
+      editor.locator('.ant-form-item').filter({ hasText: '生效时间' }).locator('input'),
+    ).toHaveValue('2031-02-28 23:30:00');
+    await editor.getByRole('button', { name: /取\s*消/ }).click();
+    await removeRow(page, late);
+    await expect(page.getByText('已删除 1 条分账规则')).toBeVisible();
   });
 });

@@ -16,6 +16,24 @@ export function formatTime(value: string | number | Date | null | undefined): st
 }
 
 /**
+ * A stored moment as a date picker shows it: the wall-clock time in Asia/Shanghai, whatever the
+ * browser's zone, so the form reads 00:00 where the list does.
+ */
+export function fromBusinessTime(value: unknown, kind: 'date' | 'datetime'): Dayjs | null {
+  if (typeof value !== 'string' || value === '') return null;
+  if (kind === 'date') return dayjs(value);
+  const moment = dayjs(value).tz(DISPLAY_TIME_ZONE);
+  return moment.isValid() ? dayjs(moment.format('YYYY-MM-DDTHH:mm:ss')) : null;
+}
+
+/** A picked day (and time) as the value to send: the date, or that wall-clock time in Asia/Shanghai. */
+export function toBusinessTime(picked: Dayjs | null, kind: 'date' | 'datetime'): string | null {
+  if (!picked) return null;
+  if (kind === 'date') return picked.format('YYYY-MM-DD');
+  return dayjs.tz(picked.format('YYYY-MM-DD HH:mm:ss'), DISPLAY_TIME_ZONE).toISOString();
+}
+
+/**
  * A picked date range as ISO instants: from the start of the first day to the end of the last,
  * both days taken in Asia/Shanghai.
  */

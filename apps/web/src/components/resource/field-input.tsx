@@ -4,7 +4,7 @@ import { App, DatePicker, Input, InputNumber, Select, Switch, Tag, TimePicker, t
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { formatPercent, formatYuan, type Field, type ListOption } from '@cowork/contract';
-import { formatTime } from '../../lib/format.ts';
+import { formatTime, fromBusinessTime, toBusinessTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import { RichTextEditor } from '../RichTextEditor.tsx';
 import { Upload, type UploadProps } from '../Upload.tsx';
@@ -155,11 +155,11 @@ export function FieldInput({
       return (
         <DatePicker
           showTime={field.kind === 'datetime'}
+          // A picked day counts at once; 确定 is not needed to keep it.
+          needConfirm={false}
           style={{ width: '100%' }}
-          value={props.value ? dayjs(props.value as string) : null}
-          onChange={(d) =>
-            props.onChange?.(d ? (field.kind === 'date' ? d.format('YYYY-MM-DD') : d.toISOString()) : null)
-          }
+          value={fromBusinessTime(props.value, field.kind)}
+          onChange={(d) => props.onChange?.(toBusinessTime(d, field.kind))}
         />
       );
     case 'time':
