@@ -75,7 +75,7 @@ function serveAreas(config: InternalAxiosRequestConfig): Reply {
 let adapter: ReturnType<typeof mockAdapter>;
 const callsTo = (url: string) => adapter.calls.filter((c) => c.url === url).map((c) => paramsOf(c));
 
-function renderForm(initial?: { area?: string[] }) {
+function renderForm(initial?: { area?: string[] }, depth?: 'city') {
   const onFinish = vi.fn();
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
@@ -84,7 +84,7 @@ function renderForm(initial?: { area?: string[] }) {
         <App>
           <Form initialValues={initial} onFinish={onFinish}>
             <Form.Item name="area" label="所在地区">
-              <AreaCascader />
+              <AreaCascader depth={depth} />
             </Form.Item>
             <Button htmlType="submit">提交</Button>
           </Form>
@@ -132,6 +132,17 @@ afterEach(() => {
 
 // Several dropdown columns render per test; a busy machine needs more than the default 5 s.
 describe('AreaCascader', { timeout: 30_000 }, () => {
+  it('where the field asks for a city, clicking the city chooses it (no districts)', async () => {
+    const { onFinish } = renderForm(undefined, 'city');
+    openDropdown();
+    await pick('广东省', 0);
+    await pick('深圳市', 1);
+    await waitFor(() => expect(shown()).toBe('广东省 / 深圳市'));
+    expect(document.querySelectorAll('.ant-cascader-menu')).not.toHaveLength(3);
+    expect(callsTo(areaEndpoints.regionList)).toHaveLength(0);
+    expect((await submitted(onFinish)).area).toEqual(['440000', '440300']);
+  });
+
   it('asks 请选择省/市/区 and loads each level only when it is opened', async () => {
     const { onFinish } = renderForm();
     expect(screen.getByText('请选择省/市/区')).toBeTruthy();

@@ -85,6 +85,8 @@ export interface AreaCascaderProps {
   id?: string;
   style?: CSSProperties;
   className?: string;
+  /** How deep the path goes: 'region' (省/市/区, the default) or 'city' (省/市, a city is chosen by clicking it). */
+  depth?: 'city' | 'region';
 }
 
 export function AreaCascader({
@@ -96,6 +98,7 @@ export function AreaCascader({
   id,
   style,
   className,
+  depth = 'region',
 }: AreaCascaderProps) {
   const path = value?.filter(Boolean) ?? [];
   const [open, setOpen] = useState(false);
@@ -135,7 +138,7 @@ export function AreaCascader({
   for (const area of info.data?.chain ?? []) if (!names.has(area.code)) names.set(area.code, area.name);
 
   // Opening the dropdown on a value shows the columns of its path.
-  const pathKey = path.slice(0, 2).join(',');
+  const pathKey = path.slice(0, depth === 'city' ? 1 : 2).join(',');
   useEffect(() => {
     if (open && pathKey) setExpanded((current) => withCodes(current, pathKey.split(',')));
   }, [open, pathKey]);
@@ -147,7 +150,8 @@ export function AreaCascader({
   }, [failed]);
 
   const toOption = (area: AreaRecord): AreaOption => {
-    if (area.level === 'region') return { value: area.code, label: area.name, isLeaf: true };
+    if (area.level === 'region' || (depth === 'city' && area.level === 'city'))
+      return { value: area.code, label: area.name, isLeaf: true };
     const list = children.get(area.code);
     if (!list) return { value: area.code, label: area.name, isLeaf: false };
     // A city without counties is chosen itself.

@@ -54,7 +54,7 @@ export function LeadStatusTag({ status }: { status: string }) {
 /** The province of a city code: 310100 → 310000. */
 const provinceOf = (cityCode: string) => `${cityCode.slice(0, 2)}0000`;
 
-/** 城市 on the area cascader: the city of the path chosen (a county chosen below it counts as its city). */
+/** 城市 on the area cascader, two levels deep: clicking a city chooses it. */
 function CityInput({
   value,
   onChange,
@@ -69,6 +69,7 @@ function CityInput({
       id={id}
       value={value ? [provinceOf(value), value] : undefined}
       onChange={(path) => onChange?.(path?.[1] ?? null)}
+      depth="city"
       placeholder="请选择省/市"
     />
   );
