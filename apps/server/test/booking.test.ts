@@ -357,6 +357,26 @@ describe('bookings, meeting-card balance and back-office orders (save)', () => {
     expect(await balanceOf(strangers.id)).toBe(100_000);
   });
 
+  test('a room saved with longer hours than its building is bookable only while the building is open', async () => {
+    const [before] = await t.db
+      .select({ openTime: buildings.openTime, closeTime: buildings.closeTime })
+      .from(buildings)
+      .where(eq(buildings.id, building.id));
+    // The building now opens at 10:00; the room still says 09:00–21:00.
+    await t.db
+      .update(buildings)
+      .set({ openTime: '10:00', closeTime: '20:00' })
+      .where(eq(buildings.id, building.id));
+    const day = freshDay();
+    const early = await save(booking(day, '09:00', '10:00'));
+    expect(early.status).toBe(400);
+    expect(early.body.msg).toMatch(/^预订开始时间：须在场地与所在楼宇都开放的时间 10:00–20:00 内/);
+    expect((await save(booking(day, '20:00', '21:00'))).status).toBe(400);
+    const inside = await save(booking(day, '10:00', '11:00'));
+    expect(inside.status, inside.body.msg).toBe(200);
+    await t.db.update(buildings).set(before!).where(eq(buildings.id, building.id));
+  });
+
   test('an overlapping booking of the same room is a 409 naming the clashing order and its times', async () => {
     const day = freshDay();
     const first = await save(booking(day, '10:00', '12:00'));

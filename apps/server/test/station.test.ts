@@ -1,5 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { buildings } from '../src/db/schema.ts';
 import {
   IMPORT_HELP_SHEET,
   importPaths,
@@ -211,6 +213,33 @@ describe('会议室 and 活动场地 rules beyond the mechanism', () => {
       closeTime: '21:30',
     });
     expect(fine.body.data).toMatchObject({ openTime: '09:00', closeTime: '21:30' });
+  });
+
+  test('a room is open only within its building’s hours: 400 naming the field and the hours', async () => {
+    await t.db
+      .update(buildings)
+      .set({ openTime: '08:00', closeTime: '21:00' })
+      .where(eq(buildings.id, ids.building));
+    const early = await save(
+      officeStation,
+      station({ name: '早场会议室', openTime: '07:00', closeTime: '12:00' }),
+    );
+    expect(early.status).toBe(400);
+    expect(early.body.msg).toBe('开放时间：须在所在楼宇「测试楼宇」的营业时间 08:00–21:00 内，请重新选择');
+    const late = await save(
+      officeStation,
+      station({ name: '晚场会议室', openTime: '08:00', closeTime: '22:00' }),
+    );
+    expect(late.body.msg).toBe('关闭时间：须在所在楼宇「测试楼宇」的营业时间 08:00–21:00 内，请重新选择');
+    const inside = await save(
+      officeStation,
+      station({ name: '日间会议室', openTime: '08:00', closeTime: '21:00' }),
+    );
+    expect(inside.status, inside.body.msg).toBe(200);
+    await t.db
+      .update(buildings)
+      .set({ openTime: null, closeTime: null })
+      .where(eq(buildings.id, ids.building));
   });
 
   test('names are unique within a building (409), not across buildings or between rooms and venues', async () => {

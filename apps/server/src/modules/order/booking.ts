@@ -13,7 +13,7 @@ import { fieldInvalid, formatYuan } from '@cowork/contract';
 import { BOOKING_STEP_MINUTES } from '@cowork/contract/resources/station';
 import { bookingClashMessage, orderSaveLabels } from '@cowork/contract/resources/order';
 import type { Executor } from '../../db/client.ts';
-import { activityStations, officeStations, orders } from '../../db/schema.ts';
+import { activityStations, buildings, officeStations, orders } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../lib/http.ts';
 
 export type BookingKind = 'office-station' | 'activity-station';
@@ -43,11 +43,31 @@ const minuteOfDay = (at: Date) => {
 };
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
-/** Locks the room's row for the rest of the transaction and answers it (404-like 400 when missing). */
+/**
+ * Locks the room's row for the rest of the transaction and answers it (404-like 400 when missing),
+ * its hours narrowed to its building's: a room saved before the building's hours changed is
+ * bookable only while both are open.
+ */
 export async function lockStation(tx: Executor, kind: BookingKind, id: number): Promise<Station | undefined> {
   const table = stationTables[kind];
   const [station] = await tx.select().from(table).where(eq(table.id, id)).for('update');
-  return station;
+  if (!station) return undefined;
+  const [building] = await tx
+    .select({ openTime: buildings.openTime, closeTime: buildings.closeTime })
+    .from(buildings)
+    .where(eq(buildings.id, station.buildingId));
+  return { ...station, ...bookableHours(station, building) };
+}
+
+type Hours = { openTime: string | null; closeTime: string | null };
+
+/** A room's hours narrowed to its building's ('HH:mm' strings order like the times they name). */
+export function bookableHours(room: { openTime: string; closeTime: string }, building: Hours | undefined) {
+  return {
+    openTime: building?.openTime && building.openTime > room.openTime ? building.openTime : room.openTime,
+    closeTime:
+      building?.closeTime && building.closeTime < room.closeTime ? building.closeTime : room.closeTime,
+  };
 }
 
 /** 400 naming the field when the times break the room's rules. */
@@ -88,7 +108,7 @@ export function checkBookingTimes(station: Station, startAt: Date, endAt: Date, 
     throw badRequest(
       fieldInvalid(
         startLabel,
-        `须在场地开放时间 ${hours} 内且在同一天（本次 ${bookingTimes(startAt, endAt)}），请重新选择`,
+        `须在场地与所在楼宇都开放的时间 ${hours} 内且在同一天（本次 ${bookingTimes(startAt, endAt)}），请重新选择`,
       ),
     );
   }

@@ -25,6 +25,7 @@ import { audit } from '../../lib/audit.ts';
 import { badRequest, envelope, ok } from '../../lib/http.ts';
 import {
   bookingPriceFen,
+  bookableHours,
   checkBookingTimes,
   checkNoClash,
   deductCard,
@@ -268,12 +269,16 @@ export function saveRoutes(
 
   /** Published products of this kind with where they sell; a room's label names its building. */
   async function products(db: Executor): Promise<OrderProductOption[]> {
-    const names = new Map(
-      (await db.select({ id: buildings.id, name: buildings.name }).from(buildings)).map((b) => [
-        b.id,
-        b.name,
-      ]),
-    );
+    const buildingRows = await db
+      .select({
+        id: buildings.id,
+        name: buildings.name,
+        openTime: buildings.openTime,
+        closeTime: buildings.closeTime,
+      })
+      .from(buildings);
+    const names = new Map(buildingRows.map((b) => [b.id, b.name]));
+    const hoursOf = new Map(buildingRows.map((b) => [b.id, b]));
     if (resource.booking) {
       const table = stationTables[kind as BookingKind];
       const rows = await db
@@ -286,8 +291,8 @@ export function saveRoutes(
         label: `${names.get(s.buildingId) ?? ''} · ${s.name}`,
         buildingIds: [s.buildingId],
         priceFen: s.hourPriceFen,
-        openTime: s.openTime,
-        closeTime: s.closeTime,
+        // The hours a booking may use: the room's, within its building's (booking.ts lockStation).
+        ...bookableHours(s, hoursOf.get(s.buildingId)),
         minBookingMinutes: s.minBookingMinutes,
       }));
     }

@@ -10,7 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fieldInvalid, labelsOf } from '@cowork/contract';
 import { activityStation, officeStation, type StationResource } from '@cowork/contract/resources/station';
-import { activityStations, buildingBrightPoints, officeStations } from '../../db/schema.ts';
+import { activityStations, buildingBrightPoints, buildings, officeStations } from '../../db/schema.ts';
 import { crudModule, type CrudOptions, type ResourceTable, type WriteContext } from '../../lib/crud.ts';
 import { checkBuildingFloor, floorsNote } from '../../lib/building-scope.ts';
 import { soldProduct } from '../../lib/in-use.ts';
@@ -70,9 +70,23 @@ async function checkStation(values: Values, { tx, existing }: WriteContext): Pro
 
   const openTime = merged('openTime') as string;
   const closeTime = merged('closeTime') as string;
+  const hoursChanged =
+    values.openTime !== undefined || values.closeTime !== undefined || values.buildingId !== undefined;
   // 'HH:mm' strings order like the times they name.
-  if ((values.openTime !== undefined || values.closeTime !== undefined) && closeTime <= openTime) {
+  if (hoursChanged && closeTime <= openTime) {
     throw badRequest(fieldInvalid(labels.closeTime, `须晚于开放时间 ${openTime}，请重新选择`));
+  }
+  if (hoursChanged) {
+    // A room is open only while its building is: its hours lie within the building's.
+    const [building] = await tx
+      .select({ name: buildings.name, openTime: buildings.openTime, closeTime: buildings.closeTime })
+      .from(buildings)
+      .where(eq(buildings.id, merged('buildingId') as number));
+    const within = `须在所在楼宇「${building?.name ?? ''}」的营业时间 ${building?.openTime ?? '00:00'}–${building?.closeTime ?? '23:59'} 内，请重新选择`;
+    if (building?.openTime && openTime < building.openTime)
+      throw badRequest(fieldInvalid(labels.openTime, within));
+    if (building?.closeTime && closeTime > building.closeTime)
+      throw badRequest(fieldInvalid(labels.closeTime, within));
   }
   return values;
 }
