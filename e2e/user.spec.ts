@@ -128,4 +128,35 @@ test.describe('用户管理 as 超级管理员', () => {
     await expect(page.getByText('会员已保存')).toBeVisible();
     await expect(row).toContainText('小林同学');
   });
+
+  test('会员: the search and the page live in the address; reload, back and forward keep them', async ({
+    page,
+  }) => {
+    await page.goto('/user/member');
+    const search = page.locator('.resource-search');
+    const phone = search.getByLabel('手机号', { exact: true });
+    await phone.fill('13');
+    await search.getByRole('button', { name: /查\s*询/ }).click();
+    await expect(page).toHaveURL(/\/user\/member\?phone=13$/);
+    await page.locator('.ant-pagination-item-2').click();
+    await expect(page).toHaveURL(/phone=13&current=2|current=2&phone=13$/);
+
+    await page.reload();
+    await expect(phone).toHaveValue('13');
+    await expect(page.locator('.ant-pagination-item-active')).toHaveText('2');
+    for (const cell of await page
+      .getByRole('table')
+      .getByRole('row')
+      .filter({ hasText: /1\d{10}/ })
+      .all())
+      await expect(cell).toContainText(/13\d{9}/);
+
+    await page.goBack();
+    await expect(page.locator('.ant-pagination-item-active')).toHaveText('1');
+    await expect(phone).toHaveValue('13');
+    await page.goBack();
+    await expect(phone).toHaveValue('');
+    await page.goForward();
+    await expect(phone).toHaveValue('13');
+  });
 });

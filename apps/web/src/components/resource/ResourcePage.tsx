@@ -5,7 +5,7 @@
  *
  * @example export default function SourcePage() { return <ResourcePage resource={source} />; }
  */
-import { Fragment, useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import {
   App,
   Button,
@@ -36,7 +36,7 @@ import { usePermission } from '../PermissionGate.tsx';
 import { FieldCell, FieldInput, schemaRule, useListOptions } from './field-input.tsx';
 import { useKeptForm } from '../../lib/form-drafts.ts';
 import { EditDrawer, SearchButtons, Toolbar } from './page-parts.tsx';
-import { pageMoved, usePagedQuery } from './use-paged-query.ts';
+import { pageMoved, usePagedQuery, type PagedQuery } from './use-paged-query.ts';
 import './resource.css';
 import { useSubmit } from '../../lib/use-submit.ts';
 
@@ -49,6 +49,8 @@ export interface ResourcePageProps<F extends Fields> {
    * records get these values, and their fields are left out of the search form, table and form.
    */
   fixedFilters?: Record<string, string>;
+  /** False for a list inside a drawer (字典项): its filters and page are its own, not the address's. */
+  inAddress?: boolean;
   /** Fields left out of the search form, table and form on this page (e.g. a news-only article). */
   hiddenFields?: string[];
   /** Extra columns before the actions column. */
@@ -140,6 +142,7 @@ const filtersOf = (query: Record<string, unknown>, fixed: Record<string, unknown
 export function ResourcePage<F extends Fields>({
   resource,
   fixedFilters = {},
+  inAddress = true,
   hiddenFields = [],
   extraColumns = [],
   rowActions,
@@ -176,12 +179,17 @@ export function ResourcePage<F extends Fields>({
     search: searchBy,
     reset,
     pagination,
-  } = usePagedQuery<ResourceRecord>([resource.key, 'page', fixedFilters], paths.page, fixedFilters);
-  // A list opened by a link with filters (首页) shows them in its search form.
-  const [linkedSearch] = useState(() => searchValuesOf(fields, query));
+  } = usePagedQuery<ResourceRecord>([resource.key, 'page', fixedFilters], paths.page, fixedFilters, {
+    inAddress,
+  });
+  // The search form shows the filters of the address: a link (首页), a reload, back and forward.
+  const queryText = JSON.stringify(query);
+  const searchFields = useRef(fields);
+  searchFields.current = fields;
   useEffect(() => {
-    if (Object.keys(linkedSearch).length > 0) searchForm.setFieldsValue(linkedSearch);
-  }, [searchForm, linkedSearch]);
+    searchForm.resetFields();
+    searchForm.setFieldsValue(searchValuesOf(searchFields.current, JSON.parse(queryText) as PagedQuery));
+  }, [searchForm, queryText]);
   const refresh = () => queryClient.invalidateQueries({ queryKey: [resource.key] });
   const refreshLists = () => queryClient.invalidateQueries({ queryKey: ['list', paths.list] });
 
@@ -459,7 +467,13 @@ function searchValuesOf(fields: [string, Field][], query: Record<string, unknown
       if (from && to) values[key] = [from, to];
     } else if (f.search && query[key] !== undefined) {
       const numeric = f.kind === 'reference' || f.kind === 'references' || f.kind === 'integer';
-      values[key] = numeric && /^\d+$/.test(String(query[key])) ? Number(query[key]) : query[key];
+      const raw = query[key];
+      values[key] =
+        numeric && /^\d+$/.test(String(raw))
+          ? Number(raw)
+          : f.kind === 'boolean' && (raw === 'true' || raw === 'false')
+            ? raw === 'true'
+            : raw;
     }
   }
   return values;

@@ -1,14 +1,15 @@
 /**
  * The paging of a list screen: the query (page, size, filters), the `GET …/page` call keeping the
  * previous page while the next loads, and the table's pagination. ResourcePage and the screens
- * with their own table (操作日志) share it. The first query takes its filters from the address's
- * search parameters, so a link can open a list already filtered (首页: `?createdAtFrom=…`).
+ * with their own table (操作日志) share it. A screen's list keeps its query in the address's search
+ * parameters: a link opens a list already filtered (首页: `?createdAtFrom=…`), and reload,
+ * back/forward and a shared address show the same filters, page and sort.
  *
  * @example
  *   const { page, pagination, search, reset, turnPage } = usePagedQuery<Row>(['auditLogPage'], path);
  *   <Table dataSource={page.data?.records} pagination={{ ...pagination, onChange: turnPage }} />
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { TablePaginationConfig } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -28,23 +29,53 @@ export const pageMoved = <Q extends PagedQuery>(
   size: size ?? q.size,
 });
 
+const DEFAULT_PAGE = { current: 1, size: 10 } as const;
+
+/** The query an address names: paging as numbers (1 and 10 when absent), every other parameter but the tab as a filter. */
+export function queryOfAddress(params: URLSearchParams): PagedQuery {
+  const { current, size, tab: _tab, ...filters } = Object.fromEntries(params);
+  return {
+    ...cleanPayload(filters),
+    current: Number(current) > 0 ? Number(current) : DEFAULT_PAGE.current,
+    size: Number(size) > 0 ? Number(size) : DEFAULT_PAGE.size,
+  };
+}
+
+/** The address of a query: its filters and, when not the defaults, its page and size; the tab kept. */
+export function addressOfQuery(query: PagedQuery, tab: string | null): URLSearchParams {
+  const params = new URLSearchParams();
+  if (tab) params.set('tab', tab);
+  for (const [key, value] of Object.entries(cleanPayload(query))) {
+    if (value === DEFAULT_PAGE[key as keyof typeof DEFAULT_PAGE]) continue;
+    params.set(key, String(value));
+  }
+  return params;
+}
+
 /**
  * @param queryKey the cache key before the query (invalidating it refreshes the list)
  * @param path the `page` endpoint
  * @param fixed filters every request carries, beside the query
+ * @param options.inAddress false for a list inside a drawer: its query is its own, not the address's
+ *   (the screen's main list keeps filters, page and sort in the address, so reload, back/forward
+ *   and a shared link show the same list)
  */
 export function usePagedQuery<T>(
   queryKey: readonly unknown[],
   path: string,
   fixed: Record<string, unknown> = {},
+  { inAddress = true }: { inAddress?: boolean } = {},
 ) {
-  const [searchParams] = useSearchParams();
-  // Paging and the screen's tab stay the screen's own; every other parameter is a filter (the
-  // server checks it).
-  const [query, setQuery] = useState<PagedQuery>(() => {
-    const { current: _current, size: _size, tab: _tab, ...filters } = Object.fromEntries(searchParams);
-    return { current: 1, size: 10, ...cleanPayload(filters) };
-  });
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [ownQuery, setOwnQuery] = useState<PagedQuery>({ ...DEFAULT_PAGE });
+  const addressQuery = useMemo(() => queryOfAddress(searchParams), [searchParams]);
+  const query = inAddress ? addressQuery : ownQuery;
+  const setQuery = (next: PagedQuery | ((q: PagedQuery) => PagedQuery)) => {
+    const value = typeof next === 'function' ? next(query) : next;
+    if (!inAddress) return setOwnQuery(value);
+    // Each search or page turn is a history entry, so the browser's back returns to the list before.
+    setSearchParams(addressOfQuery(value, searchParams.get('tab')));
+  };
   const page = useQuery({
     queryKey: [...queryKey, query],
     queryFn: () => api.get<Page<T>>(path, cleanPayload({ ...query, ...fixed })),

@@ -351,6 +351,7 @@ function SetSpaces({ setId, held }: { setId: number; held: boolean }) {
     [...queryKey, held ? 'held' : 'free', setId],
     held ? deviceSetEndpoints.holdSpacePage : deviceSetEndpoints.notHoldSpacePage,
     { id: setId },
+    { inAddress: false },
   );
   const buildings = useQuery({
     queryKey: ['list', `${prefixes.building}/building/list`],

@@ -17,11 +17,8 @@ export default function SeatOrderPage() {
       activeKey={tab}
       onChange={(key) =>
         setSearch(
-          (previous) => {
-            const next = new URLSearchParams(previous);
-            next.set('tab', key);
-            return next;
-          },
+          // Another tab starts from its own unfiltered first page.
+          () => new URLSearchParams({ tab: key }),
           { replace: true },
         )
       }

@@ -74,6 +74,7 @@ export default function DictPage() {
             key={String(open.code)}
             resource={itemResource}
             fixedFilters={{ dictCode: String(open.code) }}
+            inAddress={false}
             extraColumns={[enabledColumn]}
           />
         )}
