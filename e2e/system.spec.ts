@@ -25,6 +25,48 @@ test.describe('系统配置 as 超级管理员', () => {
     await expect(rows.filter({ hasText: '（admin）' })).toHaveCount(0);
   });
 
+  test('操作日志: resources and actions in Chinese, an edit as a field-by-field diff', async ({
+    page,
+    request,
+  }) => {
+    const headers = await bearerOf(request, demo.admin);
+    const created = await request.post('/api/user/admin/v1/csr-source/save', {
+      headers,
+      data: { name: '日志来源', code: 'audit_diff', sort: 3 },
+    });
+    const { id } = (await created.json()).data;
+    await request.put('/api/user/admin/v1/csr-source/edit', {
+      headers,
+      data: { id, name: '日志来源（改）' },
+    });
+
+    await page.goto('/system/log');
+    const search = page.locator('.audit-search');
+    await search.getByLabel('资源').click();
+    await page
+      .locator('.ant-select-item-option')
+      .filter({ hasText: /^来源$/ })
+      .click();
+    await search.getByLabel('操作').click();
+    await page
+      .locator('.ant-select-item-option')
+      .filter({ hasText: /^修改$/ })
+      .click();
+    await search.getByRole('button', { name: /查\s*询/ }).click();
+    const row = page
+      .locator('tbody tr.ant-table-row')
+      .filter({ hasText: String(id) })
+      .first();
+    await expect(row).toContainText('来源');
+    await expect(row).toContainText('修改');
+    await row.getByRole('button', { name: /展开行|Expand row/ }).click();
+    const diff = page.locator('.audit-change');
+    const changed = diff.locator('tr.audit-changed').filter({ hasText: '来源名称' });
+    await expect(changed).toContainText('日志来源');
+    await expect(changed).toContainText('日志来源（改）');
+    await expect(diff).not.toContainText(/\bname\b/);
+  });
+
   test('来源配置: create, search, edit, publish, delete', async ({ page }) => {
     await walkCrudScreen(page, {
       path: '/system/source',

@@ -1,7 +1,23 @@
-import { Card, DatePicker, Form, Input, Select, Space, Table, Tag, Typography, type TableProps } from 'antd';
+import { Card, DatePicker, Form, Select, Space, Table, Tag, Typography, type TableProps } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
-import { actorLabel, endpoints, type AuditLogRecord, type ListOption } from '@cowork/contract';
+import {
+  actorLabel,
+  endpoints,
+  formatPercent,
+  formatYuan,
+  type AuditLogRecord,
+  type Field,
+  type ListOption,
+} from '@cowork/contract';
+import {
+  auditActionLabel,
+  auditActionLabels,
+  auditCommonFieldLabels,
+  auditFieldsOf,
+  auditResourceLabel,
+  auditResourceLabels,
+} from '@cowork/contract/resources/audit-vocabulary';
 import { SearchButtons } from '../../components/resource/page-parts.tsx';
 import { usePagedQuery } from '../../components/resource/use-paged-query.ts';
 import { dayRangeToIso, formatTime } from '../../lib/format.ts';
@@ -15,31 +31,59 @@ interface SearchForm {
   range?: [Dayjs, Dayjs] | null;
 }
 
-/** Chinese names of the common actions; anything else is shown as recorded. */
-const actionNames: Record<string, string> = {
-  'sign-in': '登录',
-  login: '登录',
-  logout: '退出登录',
-  'refresh-reuse': '刷新令牌被重复使用',
-  'create-administrator': '创建管理员',
-  create: '新增',
-  save: '新增',
-  update: '修改',
-  edit: '修改',
-  remove: '删除',
-  delete: '删除',
-  'edit-published': '上下架',
-  'edit-password': '修改密码',
-  'edit-account-status': '启用/停用账号',
-  'save-record': '添加跟进记录',
-  import: '导入',
-  export: '导出',
-};
+const resourceOptions = Object.entries(auditResourceLabels)
+  .map(([value, label]) => ({ value, label }))
+  .sort((a, b) => a.label.localeCompare(b.label, 'zh-CN'));
+const actionOptions = [
+  ...new Map(Object.entries(auditActionLabels).map(([value, label]) => [label, value])),
+].map(([label, value]) => ({ value, label }));
 
-const actionLabel = (action: string) => actionNames[action] ?? action;
+/** A recorded value as staff read it: money in yuan, times in Beijing time, options by name. */
+function shownValue(field: Field | undefined, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (field?.kind === 'money' && typeof value === 'number') return formatYuan(value);
+  if (field?.kind === 'percent' && typeof value === 'number') return formatPercent(value);
+  if (field?.kind === 'enum') return field.options?.find((o) => o.value === value)?.label ?? String(value);
+  if (typeof value === 'boolean') return value ? '是' : '否';
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return formatTime(value);
+  if (Array.isArray(value))
+    return value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('、') || '—';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
 
-const json = (value: unknown) =>
-  value === null || value === undefined ? '（无）' : JSON.stringify(value, null, 2);
+const asObject = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+interface DiffRow {
+  key: string;
+  label: string;
+  before: string;
+  after: string;
+  changed: boolean;
+}
+
+/** The entry's before and after, field by field, labelled as the resource's screen labels them. */
+export function diffOf(record: Pick<AuditLogRecord, 'resource' | 'before' | 'after'>): DiffRow[] {
+  const fields = auditFieldsOf(record.resource);
+  const [before, after] = [asObject(record.before), asObject(record.after)];
+  const keys = [...new Set([...Object.keys(fields), ...Object.keys(before), ...Object.keys(after)])].filter(
+    (key) => key in before || key in after,
+  );
+  return keys.map((key) => {
+    const field = fields[key] as Field | undefined;
+    return {
+      key,
+      label: field?.label ?? auditCommonFieldLabels[key] ?? key,
+      before: key in before ? shownValue(field, before[key]) : '—',
+      after: key in after ? shownValue(field, after[key]) : '—',
+      changed:
+        record.before != null &&
+        record.after != null &&
+        JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+    };
+  });
+}
 
 const columns: TableProps<AuditLogRecord>['columns'] = [
   { title: '时间', dataIndex: 'at', width: 180, render: (at: string) => formatTime(at) },
@@ -54,25 +98,36 @@ const columns: TableProps<AuditLogRecord>['columns'] = [
     title: '操作',
     dataIndex: 'action',
     width: 140,
-    render: (action: string) => <Tag title={action}>{actionLabel(action)}</Tag>,
+    render: (action: string) => <Tag title={action}>{auditActionLabel(action)}</Tag>,
   },
-  { title: '资源', dataIndex: 'resource', ellipsis: true },
+  {
+    title: '资源',
+    dataIndex: 'resource',
+    ellipsis: true,
+    render: (resource: string) => <span title={resource}>{auditResourceLabel(resource)}</span>,
+  },
   { title: '资源ID', dataIndex: 'resourceId', width: 120, render: (id: string | null) => id ?? '—' },
   { title: 'IP', dataIndex: 'ip', width: 150, render: (ip: string | null) => ip ?? '—' },
 ];
 
 function Change({ record }: { record: AuditLogRecord }) {
+  const rows = diffOf(record);
+  if (rows.length === 0) return <Typography.Text type="secondary">没有记录变更内容</Typography.Text>;
+  const both = record.before != null && record.after != null;
   return (
-    <div className="audit-change">
-      <div>
-        <Typography.Text type="secondary">变更前</Typography.Text>
-        <pre>{json(record.before)}</pre>
-      </div>
-      <div>
-        <Typography.Text type="secondary">变更后</Typography.Text>
-        <pre>{json(record.after)}</pre>
-      </div>
-    </div>
+    <Table<DiffRow>
+      className="audit-change"
+      rowKey="key"
+      size="small"
+      pagination={false}
+      dataSource={rows}
+      rowClassName={(row) => (row.changed ? 'audit-changed' : '')}
+      columns={[
+        { title: '字段', dataIndex: 'label', width: 160 },
+        ...(record.before != null ? [{ title: '变更前', dataIndex: 'before' }] : []),
+        ...(record.after != null ? [{ title: both ? '变更后' : '内容', dataIndex: 'after' }] : []),
+      ]}
+    />
   );
 }
 
@@ -89,7 +144,7 @@ export default function AuditLogPage() {
   });
 
   const onSearch = ({ actorId, resource, action, range }: SearchForm) =>
-    search({ actorId, resource: resource?.trim(), action: action?.trim(), ...dayRangeToIso(range) });
+    search({ actorId, resource, action, ...dayRangeToIso(range) });
 
   return (
     <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
@@ -106,10 +161,22 @@ export default function AuditLogPage() {
             />
           </Form.Item>
           <Form.Item name="resource" label="资源">
-            <Input placeholder="如 sso-user" allowClear />
+            <Select
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              placeholder="全部"
+              style={{ width: 180 }}
+              options={resourceOptions}
+            />
           </Form.Item>
           <Form.Item name="action" label="操作">
-            <Input placeholder="如 edit" allowClear />
+            <Select
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              placeholder="全部"
+              style={{ width: 160 }}
+              options={actionOptions}
+            />
           </Form.Item>
           <Form.Item name="range" label="时间">
             <DatePicker.RangePicker allowClear />
