@@ -19,6 +19,9 @@ test.afterAll(async () => {
 test('a waiting device is registered, opened from the console, and the opening is logged', async ({
   page,
 }) => {
+  // The whole life of a device in one flow (enrol, register, open, code, log, passwords): longer
+  // than the default minute when the machine is busy.
+  test.slow();
   const sn = `E2E-${Date.now().toString(36).toUpperCase()}`;
   const enrolling = new SimulatedDevice({ url, sn, enrolKey: DEVELOPMENT_ENROL_KEY, model: 'SIM-E2E' });
   devices.push(enrolling);
