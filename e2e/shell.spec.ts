@@ -185,3 +185,31 @@ test.describe('session', () => {
     await expect(page.getByText(`您好，${demo.caiwu.nickname}`)).toBeVisible();
   });
 });
+
+test.describe('on a phone (390 px wide)', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the menu is a drawer, closed until asked for; the header is one line; lists scroll in their card', async ({
+    page,
+  }) => {
+    await signIn(page, demo.admin);
+    const menu = page.getByTestId('side-menu');
+    await expect(menu).toBeHidden();
+    const header = await page.locator('.shell-header').boundingBox();
+    expect(header!.height).toBe(64);
+    const user = await page.getByTestId('user-dropdown').boundingBox();
+    expect(user!.y + user!.height).toBeLessThanOrEqual(header!.y + header!.height);
+
+    await page.getByRole('button', { name: '切换菜单' }).click();
+    await expect(menu).toBeVisible();
+    await menu.getByText('用户管理').click();
+    await menu.getByText('会员', { exact: true }).click();
+    await expect(page).toHaveURL(/\/user\/member$/);
+    await expect(menu).toBeHidden();
+
+    // The table is wider than the phone: it scrolls inside its card, the page itself does not.
+    await expect(page.getByRole('table')).toBeVisible();
+    const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(pageWidth).toBeLessThanOrEqual(390);
+  });
+});

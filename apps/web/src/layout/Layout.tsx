@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App, Layout as AntLayout, Spin } from 'antd';
+import { App, Drawer, Grid, Layout as AntLayout, Spin } from 'antd';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { messages, SIDER_WIDTH } from '@cowork/contract';
 import { queryClient } from '../lib/query-client.ts';
 import { isTokenExpired } from '../lib/request.ts';
@@ -19,6 +19,8 @@ import { SideMenu } from './SideMenu.tsx';
 import './layout.css';
 
 const PRODUCT_NAME = '共享办公管理后台';
+/** antd's md breakpoint: narrower than this is a phone. */
+const NARROW_QUERY = '(max-width: 767.98px)';
 
 // What only signed-in screens need loads with the layout, not with the login route: the query
 // cache (user info, menu) and its reloads, and the Chinese dayjs locale of the date pickers.
@@ -45,10 +47,18 @@ function Shell() {
   const tip = useBrowserTip();
   useUserInfo();
 
-  // A session starts: open the menu and the title (logout closes them).
+  // Below 768 px the menu is a drawer over the screen, closed until the header's button opens it.
+  const narrow = Grid.useBreakpoint().md === false;
+  const { pathname } = useLocation();
+
+  // A session starts: open the menu and the title (logout closes them); on a phone the menu waits.
   useEffect(() => {
-    setShellState({ menuOpen: true, titleOpen: true });
+    setShellState({ menuOpen: !window.matchMedia(NARROW_QUERY).matches, titleOpen: true });
   }, []);
+  // On a phone, choosing a screen closes the menu drawer.
+  useEffect(() => {
+    if (window.matchMedia(NARROW_QUERY).matches) setShellState({ menuOpen: false });
+  }, [pathname]);
 
   useEffect(() => {
     document.title = meta && meta.name !== 'index' ? `${meta.pageTitle} - ${PRODUCT_NAME}` : PRODUCT_NAME;
@@ -60,18 +70,33 @@ function Shell() {
     <AntLayout className="shell">
       <Header />
       <AntLayout className="shell-body" hasSider>
-        <AntLayout.Sider
-          data-testid="side-menu"
-          className="shell-sider"
-          theme="light"
-          width={SIDER_WIDTH}
-          collapsedWidth={0}
-          collapsible
-          collapsed={!menuOpen}
-          trigger={null}
-        >
-          <SideMenu openNames={meta?.openNames ?? []} />
-        </AntLayout.Sider>
+        {narrow ? (
+          <Drawer
+            placement="left"
+            size={SIDER_WIDTH}
+            open={menuOpen}
+            closable={false}
+            onClose={() => setShellState({ menuOpen: false })}
+            className="shell-menu-drawer"
+          >
+            <div data-testid="side-menu">
+              <SideMenu openNames={meta?.openNames ?? []} />
+            </div>
+          </Drawer>
+        ) : (
+          <AntLayout.Sider
+            data-testid="side-menu"
+            className="shell-sider"
+            theme="light"
+            width={SIDER_WIDTH}
+            collapsedWidth={0}
+            collapsible
+            collapsed={!menuOpen}
+            trigger={null}
+          >
+            <SideMenu openNames={meta?.openNames ?? []} />
+          </AntLayout.Sider>
+        )}
         <AntLayout className="shell-main">
           {tip.visible && <BrowserTip onClose={tip.dismiss} />}
           {showTitle && (
