@@ -9,6 +9,7 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
+import type { Field, ResourceDef } from '@cowork/contract';
 import { toIso } from './time.ts';
 
 export type ExcelValue = string | number | null | undefined;
@@ -47,6 +48,45 @@ export const labelOf = (
   options: readonly { value: string; label: string }[],
   value: string | null | undefined,
 ) => (value ? (options.find((o) => o.value === value)?.label ?? value) : null);
+
+/**
+ * The columns of a resource's listed fields, each as its screen shows it: money in yuan, times in
+ * Shanghai, options by name, yes/no in Chinese. A list whose table is its resource exports with these.
+ */
+export function fieldColumns(resource: Pick<ResourceDef, 'fields'>): ExcelColumn<Record<string, unknown>>[] {
+  const listed = Object.entries(resource.fields).filter(
+    ([, f]) => (f as Field).list !== false && !(f as Field).writeOnly,
+  );
+  return listed.map(([key, field]: [string, Field]) => {
+    const read = (row: Record<string, unknown>) => row[key];
+    switch (field.kind) {
+      case 'money':
+        return yuanColumn(field.label, (row) => read(row) as number | null);
+      case 'datetime':
+        return { header: field.label, value: (row) => shanghaiTime(read(row) as Date | null), width: 20 };
+      case 'enum':
+        return {
+          header: field.label,
+          value: (row) => labelOf(field.options ?? [], read(row) as string | null),
+        };
+      case 'boolean':
+        return {
+          header: field.label,
+          value: (row) => (read(row) === true ? '是' : read(row) === false ? '否' : null),
+        };
+      default:
+        return {
+          header: field.label,
+          value: (row) => {
+            const value = read(row);
+            if (value === null || value === undefined) return null;
+            if (Array.isArray(value)) return value.join('、');
+            return typeof value === 'number' ? value : String(value);
+          },
+        };
+    }
+  });
+}
 
 /**
  * Text Excel or another spreadsheet could take for a formula once someone edits the cell (= + - @,

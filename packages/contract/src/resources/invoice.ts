@@ -204,6 +204,8 @@ export const invoicePaths = (def: Pick<ResourceDef, 'base'>) => ({
   save: `${def.base}/save`,
   issue: `${def.base}/issue`,
   reject: `${def.base}/reject`,
+  /** GET: the page's filters as Excel, every row. */
+  export: `${def.base}/export`,
   /** GET ?orderNo=: whether the order already has a pending or issued invoice, and which. */
   checkOrder: `${def.base}/check/order-ticket`,
   /** GET ?memberPhone=: that member's paid orders without an invoice (the save drawer's options). */

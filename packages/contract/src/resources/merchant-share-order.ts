@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
+import { idOf } from '../validators.ts';
 import { siteTypeOptions, type SiteType } from './merchant-share.ts';
 import { orderKindOptions, type OrderKind, type OrderStatus } from './order.ts';
 
@@ -81,4 +82,17 @@ export const merchantShareOrderPaths = {
   siteType: `${merchantShareOrder.base}/site-type`,
   page: `${merchantShareOrder.base}/page`,
   total: `${merchantShareOrder.base}/total`,
+  /** The page's filters as Excel: every row, then the total row. */
+  export: `${merchantShareOrder.base}/export`,
+  /** 结算单: one merchant's paid orders of one month with rule, share and the total, as Excel. */
+  statement: `${merchantShareOrder.base}/statement`,
 };
+
+/** 结算单 query: the merchant and the month (`2026-11`, Beijing time). */
+export const settlementQuery = z.object({
+  merchantId: idOf('请选择商户'),
+  month: z
+    .string({ error: '请选择结算月份' })
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, '结算月份格式不正确，请按 年-月 选择，如 2026-11'),
+});
+export const settlementLabels = { merchantId: '商户', month: '结算月份' };

@@ -39,11 +39,14 @@ import {
   merchantShareTotal,
   type MerchantShareTotal,
   NO_SHARE_RULE,
+  settlementLabels,
+  settlementQuery,
   sharedOrderStatuses,
   siteTypeOfKind,
 } from '@cowork/contract/resources/merchant-share-order';
 import type { Database } from '../../db/client.ts';
 import { buildings, merchantShares, merchants, orders } from '../../db/schema.ts';
+import { keysetBatches, labelOf, sendExcel, yuanColumn, type ExcelColumn } from '../../lib/excel-export.ts';
 import { badRequest, envelope, ok, pageOf } from '../../lib/http.ts';
 import { parseTimeBound, toIso, toIsoOrNull } from '../../lib/time.ts';
 
@@ -195,6 +198,60 @@ function present(row: ShareRow): ShareRecord {
   };
 }
 
+/** The columns of the export and the statement; ids and codes left out, names and yuan in. */
+const exportColumns: ExcelColumn<ShareRecord>[] = [
+  { header: '订单号', value: (r) => r.orderNo, width: 24 },
+  { header: '产品类型', value: (r) => labelOf(siteTypeOptions, r.siteType) },
+  { header: '商户', value: (r) => r.merchantName, width: 20 },
+  { header: '楼宇', value: (r) => r.buildingName, width: 24 },
+  { header: '分账规则', value: (r) => r.ruleText, width: 40 },
+  {
+    header: '分账比例（%）',
+    value: (r) => (r.ratioBasisPoints === null ? null : r.ratioBasisPoints / 100),
+    numFmt: '0.00',
+  },
+  yuanColumn('实付金额（元）', (r) => r.paidFen),
+  yuanColumn('分账金额（元）', (r) => r.shareFen),
+  {
+    header: '支付时间',
+    value: (r) => (r.paidAt ? r.paidAt.slice(0, 19).replace('T', ' ') : null),
+    width: 20,
+  },
+];
+
+/** The last row: the same sums the screen's 合计 shows, to the fen. */
+const totalRow = (totals: MerchantShareTotal): ShareRecord => ({
+  id: 0,
+  orderNo: `合计（${totals.count} 笔）`,
+  kind: '',
+  siteType: '',
+  merchantId: null,
+  merchantName: null,
+  buildingId: null,
+  buildingName: null,
+  ruleId: null,
+  ruleText: '',
+  ratioBasisPoints: null,
+  paidFen: totals.paidFen,
+  shareFen: totals.shareFen,
+  paidAt: null,
+  createdAt: '',
+  updatedAt: '',
+});
+
+/** Every row of the filters, newest first by keyset, then the total row. */
+async function* rowsWithTotal(db: Database, filters: Filters): AsyncGenerator<ShareRecord[]> {
+  const totals = await totalsOf(db, filters);
+  const batches = keysetBatches((beforeId, limit) =>
+    shareRows(db, filters)
+      .where(and(...conditions(filters), beforeId === undefined ? undefined : lt(orders.id, beforeId)))
+      .orderBy(desc(orders.id))
+      .limit(limit),
+  );
+  for await (const batch of batches) yield batch.map(present);
+  yield [totalRow(totals)];
+}
+
 const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     paths.siteType,
@@ -254,6 +311,64 @@ const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       return ok(await totalsOf(app.db, request.query));
+    },
+  );
+
+  app.get(
+    paths.export,
+    {
+      config: { permission, fieldLabels },
+      schema: {
+        tags,
+        summary: '分账订单 as Excel: the filters of its page, every row, then the total row (streamed)',
+        querystring: filterQuery,
+      },
+    },
+    async (request, reply) => {
+      conditions(request.query); // a bad filter is a 400 before the download starts
+      const day = toIso(new Date()).slice(0, 10).replaceAll('-', '');
+      return sendExcel(reply, {
+        fileName: `商户分账-${day}.xlsx`,
+        sheetName: '商户分账',
+        columns: exportColumns,
+        rows: rowsWithTotal(app.db, request.query),
+      });
+    },
+  );
+
+  app.get(
+    paths.statement,
+    {
+      config: { permission, fieldLabels: settlementLabels },
+      schema: {
+        tags,
+        summary:
+          '商户月度结算单 as Excel: one merchant’s paid orders of one month (Beijing time), rule, share and total',
+        querystring: settlementQuery,
+      },
+    },
+    async (request, reply) => {
+      const { merchantId, month } = request.query;
+      const [merchant] = await app.db
+        .select({ name: merchants.name })
+        .from(merchants)
+        .where(eq(merchants.id, merchantId));
+      if (!merchant) throw badRequest(fieldInvalid('商户', '所选商户不存在或已被删除，请刷新后重新选择'));
+      const [year, monthNo] = month.split('-').map(Number) as [number, number];
+      const next = monthNo === 12 ? `${year + 1}-01` : `${year}-${String(monthNo + 1).padStart(2, '0')}`;
+      // The month's days in Beijing time: from its first day to the day before the next month's first.
+      const lastDay = new Date(Date.parse(`${next}-01T00:00:00+08:00`) - 1);
+      const filters: Filters = {
+        merchantId,
+        paidAtFrom: `${month}-01`,
+        paidAtTo: toIso(lastDay).slice(0, 10),
+      };
+      return sendExcel(reply, {
+        fileName: `分账结算单-${merchant.name}-${month}.xlsx`,
+        sheetName: `${month} 结算单`,
+        columns: exportColumns,
+        rows: rowsWithTotal(app.db, filters),
+      });
     },
   );
 };

@@ -25,6 +25,7 @@ import {
 } from '@cowork/contract/resources/invoice';
 import { orderKindOptions } from '@cowork/contract/resources/order';
 import { OrderStatusTag } from '../../components/order/OrderPage.tsx';
+import { ExportButton } from '../../components/ExportButton.tsx';
 import { usePermission } from '../../components/PermissionGate.tsx';
 import { FieldCell, FieldInput, schemaRule } from '../../components/resource/field-input.tsx';
 import { EditDrawer } from '../../components/resource/page-parts.tsx';
@@ -497,13 +498,16 @@ export default function InvoicePage() {
         // The route decides the resource: a fresh page (search form, paging) per menu.
         key={resource.key}
         resource={resource}
-        toolbar={
-          rights.edit && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'save' })}>
-              登记开票申请
-            </Button>
-          )
-        }
+        toolbar={(filters) => (
+          <>
+            {rights.edit && (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'save' })}>
+                登记开票申请
+              </Button>
+            )}
+            <ExportButton path={invoicePaths(resource).export} filters={filters} label={resource.label} />
+          </>
+        )}
         cells={{ status: (value) => <InvoiceStatusTag status={String(value)} /> }}
         rowActions={(record: ResourceRecord) => (
           <>
