@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import ExcelJS from 'exceljs';
 import { choose, demo, signIn } from './helpers';
 
 const fen = (text: string) => Math.round(Number(text.replace(/[¥,\s]/g, '')) * 100);
@@ -48,4 +49,35 @@ test('商户分账 as 财务: the total of a search matches the rows it shows, t
   expect(sum(await columnTexts(page, '实付金额'))).toBe(paid);
   expect(sum(await columnTexts(page, '分账金额'))).toBe(share);
   expect(await columnTexts(page, '分账比例')).toContain('6.00%');
+});
+
+test('商户分账 as 财务: the export and the monthly 结算单 carry the screen’s totals to the fen', async ({
+  page,
+}) => {
+  await signIn(page, demo.caiwu);
+  await page.goto('/merchant/share');
+  const search = page.locator('form.resource-search');
+  await choose(page, '商户', '梧桐树办公')(search);
+  await search.getByRole('button', { name: /查\s*询/ }).click();
+  await expect(page).toHaveURL(/merchantId=/);
+  const share = fen((await statistic(page, '分账合计').textContent()) ?? '');
+
+  const exporting = page.waitForEvent('download');
+  await page.getByRole('button', { name: '导出Excel' }).click();
+  const exported = await exporting;
+  expect(exported.suggestedFilename()).toMatch(/^商户分账-\d{8}\.xlsx$/);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(await exported.path());
+  const sheet = workbook.worksheets[0];
+  const last = sheet.getRow(sheet.rowCount);
+  expect(String(last.getCell(1).value)).toMatch(/^合计（\d+ 笔）$/);
+  expect(Math.round(Number(last.getCell(8).value) * 100)).toBe(share);
+
+  await page.getByRole('button', { name: '月度结算单' }).click();
+  const dialog = page.getByRole('dialog', { name: '导出商户月度结算单' });
+  await choose(page, '商户', '梧桐树办公')(dialog);
+  const statement = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: /导\s*出/ }).click();
+  expect((await statement).suggestedFilename()).toMatch(/^分账结算单-梧桐树办公-\d{4}-\d{2}\.xlsx$/);
+  await expect(page.getByText('结算单已导出，请在浏览器的下载中查看文件')).toBeVisible();
 });
