@@ -26,7 +26,6 @@ import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerSwagger } from './plugins/swagger.ts';
 import { registerWeb } from './plugins/web.ts';
 
-
 declare module 'fastify' {
   interface FastifyInstance {
     db: Database;

@@ -387,6 +387,35 @@ describe.each([officeStation, activityStation])('Excel import of $label', (resou
     expect(log.json<{ data: Page<Body> }>().data.total).toBe(2);
   });
 
+  test('the template’s own example row imports as it is, and its 说明 says when 楼层 is needed', async () => {
+    const res = await t.app.inject({ url: importPaths(resource).template, headers: admin });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const help = book.worksheets[1]!;
+    const floorRow = help.getRows(2, help.rowCount - 1)!.find((r) => r.getCell(1).value === '楼层')!;
+    expect(floorRow.getCell(2).value).toBe('楼宇设有楼层时必填');
+    // The example row names a room that does not exist yet.
+    book.worksheets[0]!.getRow(2).getCell(1).value = `样例-${resource.key}`;
+    const before = (await rows()).length;
+    const imported = await upload(Buffer.from(await book.xlsx.writeBuffer()));
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect((await rows()).length).toBe(before + 1);
+  });
+
+  test('one pass reports every error of a row, one message per cell', async () => {
+    const file = await workbook([
+      // 楼层 not in the building, price negative, shortest booking not a multiple of 15, closing
+      // before opening: all four at once.
+      ['多处错误', '测试楼宇', '12F', 8, 20, -5, '18:00', '09:00', 20, null, null],
+    ]);
+    const res = await upload(file);
+    expect(res.status).toBe(400);
+    const errors = (res.body.data as { errors: { row: number; column: string; message: string }[] }).errors;
+    const columns = errors.map((e) => e.column);
+    expect(columns).toEqual([...new Set(columns)]);
+    expect(columns.sort()).toEqual(['关闭时间', '最短预订时长', '楼层', '每小时价格（元）'].sort());
+  });
+
   test('a file with bad rows writes nothing and reports each row with its column', async () => {
     const before = (await rows()).length;
     const file = await workbook([

@@ -94,6 +94,18 @@ export async function checkBuildingFloor(
   }
 }
 
+/** An import template's example 楼层: the first floor of the example row's 楼宇 (named), blank without floors. */
+export async function sampleFloor(row: Record<string, unknown>, request: FastifyRequest): Promise<string> {
+  const [building] = await request.server.db
+    .select({ floors: buildings.floors })
+    .from(buildings)
+    .where(eq(buildings.name, String(row.buildingId ?? '')));
+  return building?.floors?.[0] ?? '';
+}
+
+/** The 必填 of 楼层 on an import template's 说明 sheet: it depends on the 楼宇 (checkBuildingFloor). */
+export const FLOOR_REQUIRED_WHEN = '楼宇设有楼层时必填';
+
 /** For an import template's 说明 sheet: each building's floors, so the 楼层 column can be filled. */
 export async function floorsNote(request: FastifyRequest): Promise<string> {
   const rows = await request.server.db

@@ -61,6 +61,15 @@ export interface ExcelImportOptions<F extends Fields> extends Pick<
   choices?: Partial<Record<keyof F & string, (request: FastifyRequest) => Promise<ListOption[]>>>;
   /** Notes on a column for the template's 说明 sheet that depend on the data (a building's floors). */
   notes?: Partial<Record<keyof F & string, (request: FastifyRequest) => Promise<string>>>;
+  /**
+   * Example cells that depend on the example row (the 楼层 of its 楼宇), so the template's own row
+   * imports; each gets the row's cells so far, references by name.
+   */
+  sample?: Partial<
+    Record<keyof F & string, (row: Values, request: FastifyRequest) => Promise<string | number | undefined>>
+  >;
+  /** The 必填 column of the 说明 sheet where it depends on other cells (楼层: 楼宇设有楼层时必填). */
+  requiredWhen?: Partial<Record<keyof F & string, string>>;
 }
 
 /** Kinds a cell cannot hold (uploads, formatted articles, secrets). */
@@ -91,6 +100,19 @@ const headerOf = (field: Field) =>
       : field.label;
 
 const isRequired = (field: Field) => !field.schema.safeParse(undefined).success;
+
+/** The errors in row order, one per cell: the first said of a cell is the one it gets. */
+function onePerCell(errors: ImportRowError[]): ImportRowError[] {
+  const seen = new Set<string>();
+  return errors
+    .filter((e) => {
+      const cell = `${e.row}\u0000${e.column}`;
+      if (seen.has(cell)) return false;
+      seen.add(cell);
+      return true;
+    })
+    .sort((a, b) => a.row - b.row);
+}
 
 /** A cell's value as typed: rich text joined, formulas by their result, hyperlinks by their text. */
 function cellValue(cell: ExcelJS.CellValue): string | number | boolean | Date | undefined {
@@ -235,18 +257,18 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
       width: Math.max(14, c.header.length * 3),
     }));
     sheet.getRow(1).font = { bold: true };
-    sheet.addRow(
-      Object.fromEntries(
-        columns.map((c) => [
-          c.key,
-          choices.get(c.key)?.[0]?.label ?? options.example[c.key as keyof F & string] ?? '',
-        ]),
-      ),
-    );
+    const sample: Values = {};
+    for (const c of columns) {
+      const derive = options.sample?.[c.key as keyof F & string];
+      sample[c.key] = derive
+        ? ((await derive(sample, request)) ?? '')
+        : (choices.get(c.key)?.[0]?.label ?? options.example[c.key as keyof F & string] ?? '');
+    }
+    sheet.addRow(sample);
     const help = workbook.addWorksheet(IMPORT_HELP_SHEET);
     help.columns = [
       { header: '列名', key: 'header', width: 18 },
-      { header: '必填', key: 'required', width: 8 },
+      { header: '必填', key: 'required', width: 16 },
       { header: '填写说明', key: 'note', width: 80 },
     ];
     help.getRow(1).font = { bold: true };
@@ -264,7 +286,9 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
         c.field.help,
         dataNote,
       ].filter(Boolean);
-      help.addRow({ header: c.header, required: isRequired(c.field) ? '是' : '否', note: notes.join('；') });
+      const required =
+        options.requiredWhen?.[c.key as keyof F & string] ?? (isRequired(c.field) ? '是' : '否');
+      help.addRow({ header: c.header, required, note: notes.join('；') });
     }
     help.addRow({});
     help.addRow({
@@ -413,8 +437,8 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
     const lookupsByKey = new Map(columns.map((c) => [c.key, lookupOf(c.key)]));
 
     const errors: ImportRowError[] = [];
-    // Rows whose cells could not be read are reported already and only counted below.
-    const parsed: { row: number; cells: Values | null }[] = [];
+    // Cells that cannot be read are reported here; the rows' other rules are still checked below.
+    const parsed: { row: number; cells: Values; unreadable: Set<string> }[] = [];
     for (const { row: number, raw } of rows) {
       const cells: Values = {};
       const rowErrors: ImportRowError[] = [];
@@ -428,35 +452,61 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
         }
       }
       errors.push(...rowErrors);
-      parsed.push({ row: number, cells: rowErrors.length === 0 ? cells : null });
+      parsed.push({ row: number, cells, unreadable: new Set(rowErrors.map((e) => e.column)) });
     }
     if (parsed.length === 0) throw badRequest(importMessages.empty);
 
     return request.server.db.transaction(async (tx) => {
       const ready: { row: number; values: Values }[] = [];
-      for (const { row, cells } of parsed) {
-        if (!cells) continue;
+      // One pass reports every error of every row: a cell that could not be read is still checked
+      // against the row's other rules, and the row's own checks (prepare) run on the cells that
+      // are valid, so fixing one error never reveals the next.
+      for (const { row, cells, unreadable } of parsed) {
         const result = schema.safeParse(cells);
+        let valid = unreadable.size === 0 && result.success;
         if (!result.success) {
           for (const issue of result.error.issues) {
             const column = columns.find((c) => c.key === issue.path[0]);
-            errors.push({ row, column: column?.header ?? '—', message: issue.message });
+            const header = column?.header ?? '—';
+            if (!unreadable.has(header)) errors.push({ row, column: header, message: issue.message });
           }
-          continue;
         }
-        try {
-          const values = result.data as Values;
-          ready.push({
-            row,
-            values: options.prepare ? await options.prepare(values, { request, tx }) : values,
-          });
-        } catch (error) {
-          if (!(error instanceof AppError) || error.statusCode !== 400) throw error;
-          errors.push({ row, ...columnOfMessage(columns, error.message) });
+        const values = result.success
+          ? (result.data as Values)
+          : Object.fromEntries(
+              Object.entries(cells).flatMap(([key, value]) => {
+                const own = options.resource.fields[key]?.schema.safeParse(value);
+                return own?.success ? [[key, own.data]] : [];
+              }),
+            );
+        // The row's own checks stop at their first error; each error's cell is set aside and the
+        // checks run again on the rest, so every cell they would refuse is named at once.
+        const checked = new Set<string>();
+        for (let attempt = values; ;) {
+          try {
+            const prepared = options.prepare
+              ? await options.prepare({ ...attempt }, { request, tx })
+              : attempt;
+            if (valid) ready.push({ row, values: prepared });
+            break;
+          } catch (error) {
+            if (!(error instanceof AppError) || error.statusCode !== 400) {
+              if (valid) throw error;
+              break; // the checks met cells already reported as wrong: those errors stand
+            }
+            valid = false;
+            const cell = columnOfMessage(columns, error.message);
+            errors.push({ row, ...cell });
+            const column = columns.find((c) => c.header === cell.column);
+            if (!column || checked.has(column.key) || !(column.key in attempt)) break;
+            checked.add(column.key);
+            const { [column.key]: _setAside, ...rest } = attempt;
+            attempt = rest;
+          }
         }
       }
       errors.push(...(await uniqueClashes(tx, ready)));
-      if (errors.length > 0) throw new ImportRejected(errors.sort((a, b) => a.row - b.row));
+      if (errors.length > 0) throw new ImportRejected(onePerCell(errors));
 
       const by = request.user?.id ?? null;
       for (let i = 0; i < ready.length; i += 500) {

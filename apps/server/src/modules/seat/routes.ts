@@ -23,7 +23,12 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { hallSeatGoods, hallSeats, officeSeatGoods, officeSeats } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { checkBuildingFloor, floorsNote } from '../../lib/building-scope.ts';
+import {
+  checkBuildingFloor,
+  FLOOR_REQUIRED_WHEN,
+  floorsNote,
+  sampleFloor,
+} from '../../lib/building-scope.ts';
 import { soldProduct } from '../../lib/in-use.ts';
 import { crudModule, type CrudOptions } from '../../lib/crud.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
@@ -120,8 +125,9 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
       excelImportRoutes({
         ...options,
         notes: { floor: floorsNote },
+        sample: { floor: sampleFloor },
+        requiredWhen: { floor: FLOOR_REQUIRED_WHEN },
         example: {
-          floor: '8F',
           code: 'A区-01',
           name: '靠窗固定工位',
           seatType: '固定工位',

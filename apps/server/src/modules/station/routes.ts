@@ -12,7 +12,12 @@ import { fieldInvalid, labelsOf } from '@cowork/contract';
 import { activityStation, officeStation, type StationResource } from '@cowork/contract/resources/station';
 import { activityStations, buildingBrightPoints, buildings, officeStations } from '../../db/schema.ts';
 import { crudModule, type CrudOptions, type ResourceTable, type WriteContext } from '../../lib/crud.ts';
-import { checkBuildingFloor, floorsNote } from '../../lib/building-scope.ts';
+import {
+  checkBuildingFloor,
+  FLOOR_REQUIRED_WHEN,
+  floorsNote,
+  sampleFloor,
+} from '../../lib/building-scope.ts';
 import { soldProduct } from '../../lib/in-use.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest } from '../../lib/http.ts';
@@ -26,6 +31,28 @@ const labels = labelsOf(officeStation);
 async function checkStation(values: Values, { tx, existing }: WriteContext): Promise<Values> {
   const merged = (key: string) => (values[key] !== undefined ? values[key] : existing?.[key]);
   if (values.floor === '') values.floor = null;
+
+  // Hours first: they depend on no other check, so an import names them beside a wrong floor.
+  const openTime = merged('openTime') as string;
+  const closeTime = merged('closeTime') as string;
+  const hoursChanged =
+    values.openTime !== undefined || values.closeTime !== undefined || values.buildingId !== undefined;
+  // 'HH:mm' strings order like the times they name.
+  if (hoursChanged && closeTime <= openTime) {
+    throw badRequest(fieldInvalid(labels.closeTime, `须晚于开放时间 ${openTime}，请重新选择`));
+  }
+  if (hoursChanged && typeof merged('buildingId') === 'number') {
+    // A room is open only while its building is: its hours lie within the building's.
+    const [building] = await tx
+      .select({ name: buildings.name, openTime: buildings.openTime, closeTime: buildings.closeTime })
+      .from(buildings)
+      .where(eq(buildings.id, merged('buildingId') as number));
+    const within = `须在所在楼宇「${building?.name ?? ''}」的营业时间 ${building?.openTime ?? '00:00'}–${building?.closeTime ?? '23:59'} 内，请重新选择`;
+    if (building?.openTime && openTime < building.openTime)
+      throw badRequest(fieldInvalid(labels.openTime, within));
+    if (building?.closeTime && closeTime > building.closeTime)
+      throw badRequest(fieldInvalid(labels.closeTime, within));
+  }
 
   if (values.buildingId !== undefined || values.floor !== undefined) {
     await checkBuildingFloor(
@@ -68,26 +95,6 @@ async function checkStation(values: Values, { tx, existing }: WriteContext): Pro
     values.facilityIds = ids;
   }
 
-  const openTime = merged('openTime') as string;
-  const closeTime = merged('closeTime') as string;
-  const hoursChanged =
-    values.openTime !== undefined || values.closeTime !== undefined || values.buildingId !== undefined;
-  // 'HH:mm' strings order like the times they name.
-  if (hoursChanged && closeTime <= openTime) {
-    throw badRequest(fieldInvalid(labels.closeTime, `须晚于开放时间 ${openTime}，请重新选择`));
-  }
-  if (hoursChanged) {
-    // A room is open only while its building is: its hours lie within the building's.
-    const [building] = await tx
-      .select({ name: buildings.name, openTime: buildings.openTime, closeTime: buildings.closeTime })
-      .from(buildings)
-      .where(eq(buildings.id, merged('buildingId') as number));
-    const within = `须在所在楼宇「${building?.name ?? ''}」的营业时间 ${building?.openTime ?? '00:00'}–${building?.closeTime ?? '23:59'} 内，请重新选择`;
-    if (building?.openTime && openTime < building.openTime)
-      throw badRequest(fieldInvalid(labels.openTime, within));
-    if (building?.closeTime && closeTime > building.closeTime)
-      throw badRequest(fieldInvalid(labels.closeTime, within));
-  }
   return values;
 }
 
@@ -125,9 +132,10 @@ function stationRoutes(resource: StationResource, table: ResourceTable): Fastify
     ...options,
     choices: { facilityIds: facilityChoices },
     notes: { floor: floorsNote },
+    sample: { floor: sampleFloor },
+    requiredWhen: { floor: FLOOR_REQUIRED_WHEN },
     example: {
       name: '创想厅',
-      floor: '8F',
       capacity: 12,
       areaSqm: 36.5,
       hourPriceFen: 120,
