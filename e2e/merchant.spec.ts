@@ -145,7 +145,7 @@ test.describe('分账规则 in a browser that is not on Beijing time', () => {
     await drawer.getByRole('button', { name: /保\s*存/ }).click();
     await expect(page.getByText('分账规则已新建')).toBeVisible();
     const late = table.getByRole('row').filter({ hasText: '西湖栖舍' }).filter({ hasText: '9.00%' });
-    await expect(late).toContainText('2031-02-28 起长期有效');
+    await expect(late).toContainText('2031-02-28 23:30 起长期有效');
     await late.getByRole('button', { name: /编\s*辑/ }).click();
     const editor = page.getByRole('dialog', { name: '编辑分账规则' });
     await expect(

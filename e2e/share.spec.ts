@@ -29,11 +29,17 @@ test('商户分账 as 财务: the total of a search matches the rows it shows, t
   await choose(page, '商户', '梧桐树办公')(search);
   await choose(page, '产品类型', '会议卡')(search);
   await search.getByRole('button', { name: /查\s*询/ }).click();
+  await expect(page).toHaveURL(/siteType=/);
 
   // All rows of the search on one page.
   await page.locator('.ant-pagination-options .ant-select').click();
   await page.locator('.ant-select-dropdown:visible').getByTitle('100 条/页').click();
-  await expect(page.locator('.ant-table-tbody tr.ant-table-row').first()).toBeVisible();
+  await expect(page).toHaveURL(/size=100/);
+  // The summary and the rows are of the search once both have answered.
+  const listed = page.locator('.ant-table-tbody tr.ant-table-row');
+  await expect
+    .poll(async () => Number(await statistic(page, '订单笔数').textContent()) === (await listed.count()))
+    .toBe(true);
 
   const count = Number(await statistic(page, '订单笔数').textContent());
   expect(count).toBeGreaterThan(0);
