@@ -149,7 +149,7 @@ test.describe('分账规则 in a browser that is not on Beijing time', () => {
     await late.getByRole('button', { name: /编\s*辑/ }).click();
     const editor = page.getByRole('dialog', { name: '编辑分账规则' });
     await expect(
-      editor.locator('.ant-form-item').filter({ hasText: '生效时间' }).locator('input'),
+      editor.locator('.ant-form-item').filter({ hasText: '生效时间' }).locator('input').first(),
     ).toHaveValue('2031-02-28 23:30:00');
     await editor.getByRole('button', { name: /取\s*消/ }).click();
     await removeRow(page, late);

@@ -43,12 +43,12 @@ test.describe('系统配置 as 超级管理员', () => {
     await page.goto('/system/log');
     const search = page.locator('.audit-search');
     // The choices are long lists: typing narrows them, as staff would.
-    await search.getByLabel('资源').fill('来源');
+    await search.locator('#resource').fill('来源');
     await page
       .locator('.ant-select-item-option')
       .filter({ hasText: /^来源$/ })
       .click();
-    await search.getByLabel('操作').fill('修改');
+    await search.locator('#action').fill('修改');
     await page
       .locator('.ant-select-item-option')
       .filter({ hasText: /^修改$/ })
