@@ -6,7 +6,10 @@ import type { ResourceDef } from '../src/resource.ts';
 const modules = import.meta.glob<Record<string, unknown>>('../src/resources/*.ts', { eager: true });
 const resources = Object.values(modules)
   .flatMap((module) => Object.values(module))
-  .filter((value): value is ResourceDef => typeof value === 'object' && value !== null && 'fields' in value && 'key' in value);
+  .filter(
+    (value): value is ResourceDef =>
+      typeof value === 'object' && value !== null && 'fields' in value && 'key' in value,
+  );
 
 // What a form sends when a field is left empty or filled with a wrong kind of value.
 const inputs = [undefined, null, 'x', {}];
@@ -21,7 +24,9 @@ describe('every field says what is wrong in Chinese; left empty, it names itself
           if (result.success) continue;
           const text = result.error.issues[0]!.message;
           // zod's own English ("Invalid input: expected string, received undefined") must never show.
-          expect(text, `${name} ← ${JSON.stringify(input)}`).not.toMatch(/Invalid|expected|received|Too (big|small)/);
+          expect(text, `${name} ← ${JSON.stringify(input)}`).not.toMatch(
+            /Invalid|expected|received|Too (big|small)/,
+          );
           // A required field left empty says which one to fill (the server also prefixes its label).
           if (input === undefined) expect(text, name).toContain(f.label.replace(/（.*）$/, ''));
         }

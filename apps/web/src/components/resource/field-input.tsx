@@ -29,7 +29,7 @@ function TagsInput({
   return (
     <Select
       {...props}
-      value={value}
+      value={value as string[] | undefined}
       mode="tags"
       notFoundContent={null}
       tokenSeparators={[',', '，', ' ']}
@@ -158,8 +158,8 @@ export function FieldInput({
           // A picked day counts at once; 确定 is not needed to keep it.
           needConfirm={false}
           style={{ width: '100%' }}
-          value={fromBusinessTime(props.value, field.kind)}
-          onChange={(d) => props.onChange?.(toBusinessTime(d, field.kind))}
+          value={fromBusinessTime(props.value, field.kind as 'date' | 'datetime')}
+          onChange={(d) => props.onChange?.(toBusinessTime(d, field.kind as 'date' | 'datetime'))}
         />
       );
     case 'time':
