@@ -29,7 +29,7 @@ describe(`batch delete names the record in use (${engine})`, () => {
       ids: [free!.id, used!.id],
     });
     expect(batch.status).toBe(409);
-    expect(batch.body.msg).toMatch(/^来源「地推活动」：该来源仍被会员 1 位（13900000001）使用/);
+    expect(batch.body.msg).toMatch(/^来源「地推活动」仍被会员 1 位（13900000001）使用/);
     const left = await t.db
       .select({ id: csrSources.id })
       .from(csrSources)
@@ -47,7 +47,7 @@ describe(`batch delete names the record in use (${engine})`, () => {
       ids: [freeRole, operation!.id],
     });
     expect(batch.status).toBe(409);
-    expect(batch.body.msg).toMatch(/^角色「运营」：该角色仍有 \d+ 个用户在使用/);
+    expect(batch.body.msg).toMatch(/^角色「运营」仍有 \d+ 个用户在使用/);
     expect(await t.db.select().from(ssoRoles).where(eq(ssoRoles.id, freeRole))).toHaveLength(1);
   });
 });

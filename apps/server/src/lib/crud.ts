@@ -517,12 +517,20 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
           const rows = (await tx.select().from(table).where(inArray(table.id, ids))) as Row[];
           if (rows.length !== new Set(ids).size) throw notFound(resourceMessages.notFound(resource));
           for (const row of rows) authorize(row, request, 'remove');
-          // In a batch, every refusal names the record it is about (商户「甲」：…).
-          const named = (row: Row) =>
-            `${resource.label}「${String(row[resource.titleField ?? 'name'] ?? row.title ?? `#${String(row.id)}`)}」`;
+          // In a batch, every refusal names the record it is about: 该角色… becomes 角色「运营」…, and a
+          // reason that does not name it already gets the name in front.
+          const titleOf = (row: Row) =>
+            String(row[resource.titleField ?? 'name'] ?? row.title ?? `#${String(row.id)}`);
+          const named = (row: Row) => `${resource.label}「${titleOf(row)}」`;
+          const inBatch = (row: Row, reason: string) =>
+            reason.startsWith(`该${resource.label}`)
+              ? `${named(row)}${reason.slice(1 + resource.label.length)}`
+              : reason.includes(titleOf(row))
+                ? reason
+                : `${named(row)}：${reason}`;
           for (const row of rows) {
             const reason = await options.inUse?.(row.id, tx, request);
-            if (reason) throw conflict(ids.length > 1 ? `${named(row)}：${reason}` : reason);
+            if (reason) throw conflict(ids.length > 1 ? inBatch(row, reason) : reason);
           }
           await options.beforeRemove?.(rows, { request, tx });
           // One by one, each in a savepoint: a row other records still point to is named in the 409.
