@@ -72,6 +72,9 @@ test('a waiting device is registered, opened from the console, and the opening i
   await expect(page.getByTestId('page-title')).toHaveText('开门记录');
   await page.getByLabel('序列号').fill(sn);
   await page.getByRole('button', { name: /查\s*询/ }).click();
+  // Only this device's openings once the search has answered (the whole log shows before it).
+  await expect(page).toHaveURL(/sn=/);
+  await expect(page.locator('tbody tr.ant-table-row').filter({ hasNotText: sn })).toHaveCount(0);
   const remote = page.getByRole('row').filter({ hasText: '远程开门' });
   await expect(remote).toContainText('E2E 前台门禁');
   await expect(remote).toContainText('成功');
