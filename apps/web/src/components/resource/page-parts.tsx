@@ -3,7 +3,7 @@
  * a table, and the edit drawer with 取消/保存. ResourcePage uses them, and so do the screens with
  * their own table (菜单配置, 操作日志), so all look and behave alike.
  */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { App, Button, Drawer, Form, Space, type FormInstance } from 'antd';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import './resource.css';
@@ -29,9 +29,26 @@ export function Toolbar({ children }: { children: ReactNode }) {
   return <Space className="resource-toolbar">{children}</Space>;
 }
 
+/** Form values as comparable text: keys sorted, so the order fields registered in does not count. */
+function valuesText(form: FormInstance): string {
+  const values = form.getFieldsValue(true) as Record<string, unknown>;
+  return JSON.stringify(Object.fromEntries(Object.entries(values).sort(([a], [b]) => a.localeCompare(b))));
+}
+
+/**
+ * Runs `run` once its siblings before it mounted: their effects ran first, so the fields of a form
+ * placed before it have registered their defaults.
+ */
+function OnMount({ run }: { run: () => void }) {
+  useEffect(() => run(), []); // eslint-disable-line react-hooks/exhaustive-deps
+  return null;
+}
+
 /**
  * The create/edit drawer: 保存 submits `form`; 取消, the close button, Esc and a click outside close
- * it, asking first when the form holds changes that were not saved.
+ * it, asking first when the form holds changes that were not saved. A change is a value that differs
+ * from what the drawer opened with, not a touched field: a picker that re-emits the same moment on
+ * blur, or a field touched and put back, is not a change.
  */
 export function EditDrawer({
   title,
@@ -49,8 +66,10 @@ export function EditDrawer({
   children: ReactNode;
 }) {
   const { modal } = App.useApp();
+  const opened = useRef<string | null>(null);
   const close = () => {
-    if (!form.isFieldsTouched()) return onClose();
+    const changed = opened.current === null ? form.isFieldsTouched() : valuesText(form) !== opened.current;
+    if (!changed) return onClose();
     modal.confirm({
       title: '放弃未保存的修改？',
       content: '表单中有尚未保存的修改，关闭后这些修改将丢失。',
@@ -77,6 +96,13 @@ export function EditDrawer({
       }
     >
       {children}
+      {/* Keyed by `open`: it mounts again each time the drawer opens, even during its closing motion. */}
+      <OnMount
+        key={String(open)}
+        run={() => {
+          opened.current = open ? valuesText(form) : null;
+        }}
+      />
     </Drawer>
   );
 }
