@@ -162,7 +162,7 @@ test('a role granted only 案例新闻 works on news and never sees banners', as
   });
   expect(made.status(), await made.text()).toBe(200);
 
-  await signIn(page, user);
+  await signIn(page, user, '/');
   const menu = page.getByTestId('side-menu');
   await menu.getByText('系统配置').click();
   await expect(menu.getByRole('menuitem')).toHaveText(['首页', '系统配置', '案例新闻']);

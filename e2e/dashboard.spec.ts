@@ -37,7 +37,7 @@ const rangeInputs = (page: Page, label: string) =>
 
 test.describe('首页 dashboard', () => {
   test.beforeEach(async ({ page }) => {
-    await signIn(page, demo.admin);
+    await signIn(page, demo.admin, '/');
   });
 
   test("today's and this month's 会员卡 orders open the order list showing the same count", async ({

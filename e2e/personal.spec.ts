@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { demo, PNG, signIn } from './helpers';
+import { demo, PNG, signInThroughForm } from './helpers';
 
 test('个人中心: edit one’s nickname and email; the header follows without a reload', async ({ page }) => {
-  await signIn(page, demo.yunying);
+  await signInThroughForm(page, demo.yunying);
   await page.getByTestId('user-dropdown').hover();
   // A labelled entry of the user menu (the name card above it links there too).
   await page.getByRole('menuitem', { name: '个人中心' }).click();
@@ -33,7 +33,7 @@ test('个人中心: edit one’s nickname and email; the header follows without 
 test('个人中心: upload an avatar; the header shows it at once, and removing it clears it', async ({
   page,
 }) => {
-  await signIn(page, demo.caiwu);
+  await signInThroughForm(page, demo.caiwu);
   await page.goto('/personal');
   const header = page.getByTestId('user-dropdown');
   await expect(header.locator('img')).toHaveCount(0);

@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { ACCESS_TOKEN_RENEW_AT_KEY } from '@cowork/contract';
 import { SHORT_TOKEN_PORT } from '../playwright.config';
-import { cookie, demo, signIn } from './helpers';
+import { cookie, demo, signInThroughForm } from './helpers';
 
 // This server issues access tokens that live 4 seconds, so the console meets a real 424.
 test.use({ baseURL: `http://127.0.0.1:${SHORT_TOKEN_PORT}` });
 
 test('an expired access token is refreshed once, transparently', async ({ page }) => {
-  await signIn(page, demo.admin);
+  await signInThroughForm(page, demo.admin);
   await page.goto('/system/log');
   await expect(page.getByRole('table')).toContainText('admin');
   const before = await cookie(page, 'access_token');
@@ -37,7 +37,7 @@ test('an expired access token is refreshed once, transparently', async ({ page }
 test('a form being filled when the token expires comes back after the reload, with a note', async ({
   page,
 }) => {
-  await signIn(page, demo.yunying);
+  await signInThroughForm(page, demo.yunying);
   await page.goto('/clue/place');
   await page.getByRole('button', { name: '新建定制场地线索' }).click();
   const drawer = page.getByRole('dialog', { name: '新建定制场地线索' });
@@ -66,7 +66,7 @@ test('a form being filled when the token expires comes back after the reload, wi
 });
 
 test('when the session cannot be renewed, the login page says why, once', async ({ page, context }) => {
-  await signIn(page, demo.admin);
+  await signInThroughForm(page, demo.admin);
   await page.goto('/system/log');
   await expect(page.getByRole('table')).toContainText('admin');
   // The refresh token is no longer valid (signed out elsewhere, expired): the 424's refresh fails.

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { cookie, demo, removeRow, signIn } from './helpers';
+import { cookie, demo, removeRow, signIn, signInThroughForm } from './helpers';
 import { walkCrudScreen } from './resource';
 
 const api = '/api/user/admin/v1';
@@ -46,7 +46,7 @@ test.describe('角色权限 and 菜单配置 as 超级管理员', () => {
 
     const context = await browser.newContext();
     const other = await context.newPage();
-    await signIn(other, { username: 'laiyuan', password: 'Laiyuan@123' });
+    await signInThroughForm(other, { username: 'laiyuan', password: 'Laiyuan@123' });
     const menu = other.getByTestId('side-menu');
     await expect(menu).toContainText('系统配置');
     await menu.getByText('系统配置').click();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { cookie, demo, signIn } from './helpers';
+import { cookie, demo, signInThroughForm } from './helpers';
 
 test.describe('sign-in', () => {
   test('the login page has no layout and validates its fields', async ({ page }) => {
@@ -22,7 +22,7 @@ test.describe('sign-in', () => {
   });
 
   test('signing in stores the tokens and user info and greets the user', async ({ page }) => {
-    await signIn(page, demo.admin);
+    await signInThroughForm(page, demo.admin);
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByText(`您好，${demo.admin.nickname}`)).toBeVisible();
     expect(await cookie(page, 'access_token')).toBeTruthy();
@@ -35,7 +35,7 @@ test.describe('sign-in', () => {
 
 test.describe('layout and menu', () => {
   test('首页 comes first, groups open and the current entry is highlighted', async ({ page }) => {
-    await signIn(page, demo.admin);
+    await signInThroughForm(page, demo.admin);
     const menu = page.getByTestId('side-menu');
     await expect(menu.getByRole('menuitem').first()).toHaveText(/首页/);
     await expect(menu.getByText('操作日志')).toBeHidden();
@@ -61,7 +61,7 @@ test.describe('layout and menu', () => {
   });
 
   test('the side menu toggles between 250px and 0', async ({ page }) => {
-    await signIn(page, demo.admin);
+    await signInThroughForm(page, demo.admin);
     const sider = page.getByTestId('side-menu');
     const width = async () => (await sider.boundingBox())?.width ?? 0;
     await expect.poll(width).toBe(250);
@@ -72,7 +72,7 @@ test.describe('layout and menu', () => {
   });
 
   test('an unknown path shows the 404 page', async ({ page }) => {
-    await signIn(page, demo.admin);
+    await signInThroughForm(page, demo.admin);
     await page.goto('/no/such/page');
     await expect(page.getByText('抱歉，您访问的页面不存在')).toBeVisible();
     await page.getByRole('button', { name: '返回首页' }).click();
@@ -80,7 +80,7 @@ test.describe('layout and menu', () => {
   });
 
   test('a screen that is not in the user menu redirects home, saying why once', async ({ page }) => {
-    await signIn(page, demo.yunying);
+    await signInThroughForm(page, demo.yunying);
     await page.goto('/system/log');
     await expect(page).toHaveURL(/\/$/);
     const why = page.getByText('您没有「操作日志」的访问权限，已返回首页；如需使用请联系管理员分配权限');
@@ -89,7 +89,7 @@ test.describe('layout and menu', () => {
   });
 
   test('the user dropdown opens on hover and shows who is signed in', async ({ page }) => {
-    await signIn(page, demo.admin);
+    await signInThroughForm(page, demo.admin);
     await page.getByTestId('user-dropdown').hover();
     await expect(page.getByText('admin@cowork.example')).toBeVisible();
     await expect(page.getByRole('menuitem', { name: '个人中心' })).toBeVisible();
@@ -102,7 +102,7 @@ test.describe('layout and menu', () => {
       userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
     });
     const page = await context.newPage();
-    await signIn(page, demo.admin);
+    await signInThroughForm(page, demo.admin);
     const tip = page.getByTestId('browser-tip');
     await expect(tip).toContainText('建议您使用谷歌浏览器');
     await tip.getByRole('button').click();
@@ -126,7 +126,7 @@ test.describe('session', () => {
   });
 
   test('a 401 from the server clears the session and goes to login with the address', async ({ page }) => {
-    await signIn(page, demo.admin);
+    await signInThroughForm(page, demo.admin);
     await page.goto('/system/log');
     await page.context().addCookies([{ name: 'access_token', value: 'revoked-or-unknown', url: page.url() }]);
     await page.reload();
@@ -137,7 +137,7 @@ test.describe('session', () => {
   });
 
   test('logging out revokes the session and returns to login', async ({ page }) => {
-    await signIn(page, demo.admin);
+    await signInThroughForm(page, demo.admin);
     const token = await cookie(page, 'access_token');
     await page.getByTestId('user-dropdown').hover();
     await page.getByText('退出登录').click();
@@ -154,7 +154,7 @@ test.describe('session', () => {
   });
 
   test('changing the password signs the user out and the new password works', async ({ page }) => {
-    await signIn(page, demo.caiwu);
+    await signInThroughForm(page, demo.caiwu);
     await page.getByTestId('user-dropdown').hover();
     await page.getByText('修改密码').click();
     const dialog = page.getByRole('dialog', { name: '修改密码' });
@@ -181,7 +181,7 @@ test.describe('session', () => {
     await page.getByPlaceholder('请输入密码').fill(demo.caiwu.password);
     await page.getByRole('button', { name: /登\s*录/ }).click();
     await expect(page.getByText('用户名或密码错误，请检查后重新输入')).toBeVisible();
-    await signIn(page, { username: 'caiwu', password: 'Caiwu@2026new' });
+    await signInThroughForm(page, { username: 'caiwu', password: 'Caiwu@2026new' });
     await expect(page.getByText(`您好，${demo.caiwu.nickname}`)).toBeVisible();
   });
 });
@@ -192,7 +192,7 @@ test.describe('on a phone (390 px wide)', () => {
   test('the menu is a drawer, closed until asked for; the header is one line; lists scroll in their card', async ({
     page,
   }) => {
-    await signIn(page, demo.admin);
+    await signInThroughForm(page, demo.admin);
     const menu = page.getByTestId('side-menu');
     await expect(menu).toBeHidden();
     const header = await page.locator('.shell-header').boundingBox();

@@ -100,7 +100,7 @@ const systemApis = [
 ] as const;
 
 test('运营 does not see 系统配置 and every 系统配置 API refuses them', async ({ page, request }) => {
-  await signIn(page, demo.yunying);
+  await signIn(page, demo.yunying, '/');
   await expect(page.getByTestId('side-menu')).not.toContainText('系统配置');
   await page.goto('/system/source');
   await expect(page).toHaveURL(/\/$/);

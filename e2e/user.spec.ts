@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { choose, cookie, demo, signIn } from './helpers';
+import { choose, cookie, demo, signIn, signInThroughForm } from './helpers';
 import { walkCrudScreen } from './resource';
 
 /** Creates a staff account through the API with the signed-in admin's token. */
@@ -95,7 +95,7 @@ test.describe('用户管理 as 超级管理员', () => {
     // The user signs in with the new password in a browser of their own.
     const context = await browser.newContext();
     const theirs = await context.newPage();
-    await signIn(theirs, { username: 'e2e_qian', password: 'NewQian@2025' });
+    await signInThroughForm(theirs, { username: 'e2e_qian', password: 'NewQian@2025' });
     await expect(theirs.getByText('钱测试').first()).toBeVisible();
     await context.close();
   });
