@@ -80,6 +80,24 @@ test('a waiting device is registered, opened from the console, and the opening i
   await expect(remote).toContainText('成功');
   await expect(remote).toContainText(demo.yunying.nickname);
   await expect(page.getByRole('row').filter({ hasText: '动态码' })).toContainText('成功');
+  // The search lives in the address: back shows the whole log and an empty form, forward the search.
+  await page.goBack();
+  await expect(page.getByLabel('序列号')).toHaveValue('');
+  await page.goForward();
+  await expect(page.getByLabel('序列号')).toHaveValue(sn);
+  await page.reload();
+  await expect(page.getByLabel('序列号')).toHaveValue(sn);
+
+  // 设备管理's search form follows the address too.
+  await page.goto('/hardware/device');
+  const deviceSearch = page.locator('form#device-search');
+  await deviceSearch.getByLabel('序列号').fill(sn);
+  await deviceSearch.getByRole('button', { name: /查\s*询/ }).click();
+  await expect(page).toHaveURL(/sn=/);
+  await page.goBack();
+  await expect(deviceSearch.getByLabel('序列号')).toHaveValue('');
+  await page.goForward();
+  await expect(deviceSearch.getByLabel('序列号')).toHaveValue(sn);
 
   // 管理员密码: added with a reason, synced at once, opening at the keypad.
   await page.goto('/hardware/device');

@@ -101,9 +101,12 @@ export const choose =
     const [first, ...rest] = options;
     // A previous pick's dropdown must finish closing first, or its options would be searched.
     await expect(dropdown).toBeHidden();
+    const select = scope.locator('.ant-select').filter({ has: page.getByLabel(label, { exact: true }) });
     await expect(async () => {
       if (!(await dropdown.isVisible())) await scope.getByLabel(label, { exact: true }).click();
       await dropdown.getByTitle(first, { exact: true }).click({ timeout: 2_000 });
+      // A click on a dropdown still moving into place can pick nothing: the select must show it.
+      await expect(select).toContainText(first, { timeout: 2_000 });
     }).toPass({ timeout: 20_000 });
     for (const option of rest) await dropdown.getByTitle(option, { exact: true }).click();
     // A single select closes by itself; a multi-select stays open: close it so it covers nothing.

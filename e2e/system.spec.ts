@@ -23,6 +23,14 @@ test.describe('系统配置 as 超级管理员', () => {
     await expect(rows.first()).toContainText(`${demo.yunying.nickname}（yunying）`);
     for (const row of await rows.all()) await expect(row).toContainText('（yunying）');
     await expect(rows.filter({ hasText: '（admin）' })).toHaveCount(0);
+    // The search lives in the address: a reload keeps the chosen person, back clears it.
+    const actor = search.locator('.ant-form-item').filter({ hasText: '操作人' }).locator('.ant-select');
+    await page.reload();
+    await expect(actor).toContainText(`${demo.yunying.nickname}（yunying）`);
+    await page.goBack();
+    await expect(actor).not.toContainText('yunying');
+    await page.goForward();
+    await expect(actor).toContainText(`${demo.yunying.nickname}（yunying）`);
   });
 
   test('操作日志: resources and actions in Chinese, an edit as a field-by-field diff', async ({

@@ -5,7 +5,7 @@
  *
  * @example export default function SourcePage() { return <ResourcePage resource={source} />; }
  */
-import { Fragment, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { Fragment, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import {
   App,
   Button,
@@ -30,13 +30,20 @@ import {
   type Fields,
   type ResourceDef,
 } from '@cowork/contract';
-import { dayOfBound, dayRangeToIso } from '../../lib/format.ts';
+import { dayRangeToIso } from '../../lib/format.ts';
 import { api, settled } from '../../lib/request.ts';
 import { usePermission } from '../PermissionGate.tsx';
 import { FieldCell, FieldInput, schemaRule, useListOptions } from './field-input.tsx';
 import { useKeptForm } from '../../lib/form-drafts.ts';
 import { EditDrawer, SearchButtons, Toolbar } from './page-parts.tsx';
-import { pageMoved, usePagedQuery, type PagedQuery } from './use-paged-query.ts';
+import {
+  dayRangeOf,
+  numberOrKept,
+  pageMoved,
+  usePagedQuery,
+  useSearchForm,
+  type PagedQuery,
+} from './use-paged-query.ts';
 import './resource.css';
 import { useSubmit } from '../../lib/use-submit.ts';
 
@@ -182,14 +189,7 @@ export function ResourcePage<F extends Fields>({
   } = usePagedQuery<ResourceRecord>([resource.key, 'page', fixedFilters], paths.page, fixedFilters, {
     inAddress,
   });
-  // The search form shows the filters of the address: a link (首页), a reload, back and forward.
-  const queryText = JSON.stringify(query);
-  const searchFields = useRef(fields);
-  searchFields.current = fields;
-  useEffect(() => {
-    searchForm.resetFields();
-    searchForm.setFieldsValue(searchValuesOf(searchFields.current, JSON.parse(queryText) as PagedQuery));
-  }, [searchForm, queryText]);
+  useSearchForm(searchForm, query, (q) => searchValuesOf(fields, q));
   const refresh = () => queryClient.invalidateQueries({ queryKey: [resource.key] });
   const refreshLists = () => queryClient.invalidateQueries({ queryKey: ['list', paths.list] });
 
@@ -459,21 +459,19 @@ function withHiddenCleared(writable: [string, Field][], values: Record<string, u
 }
 
 /** The search form's values for the filters of a query: a date range's bounds as its two days. */
-function searchValuesOf(fields: [string, Field][], query: Record<string, unknown>): Record<string, unknown> {
+function searchValuesOf(fields: [string, Field][], query: PagedQuery): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const [key, f] of fields) {
     if (f.search === 'range') {
-      const [from, to] = [dayOfBound(query[`${key}From`]), dayOfBound(query[`${key}To`])];
-      if (from && to) values[key] = [from, to];
+      values[key] = dayRangeOf(query[`${key}From`], query[`${key}To`]);
     } else if (f.search && query[key] !== undefined) {
       const numeric = f.kind === 'reference' || f.kind === 'references' || f.kind === 'integer';
       const raw = query[key];
-      values[key] =
-        numeric && /^\d+$/.test(String(raw))
-          ? Number(raw)
-          : f.kind === 'boolean' && (raw === 'true' || raw === 'false')
-            ? raw === 'true'
-            : raw;
+      values[key] = numeric
+        ? numberOrKept(raw)
+        : f.kind === 'boolean' && (raw === 'true' || raw === 'false')
+          ? raw === 'true'
+          : raw;
     }
   }
   return values;

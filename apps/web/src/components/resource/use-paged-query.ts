@@ -9,11 +9,13 @@
  *   const { page, pagination, search, reset, turnPage } = usePagedQuery<Row>(['auditLogPage'], path);
  *   <Table dataSource={page.data?.records} pagination={{ ...pagination, onChange: turnPage }} />
  */
-import { useMemo, useState } from 'react';
-import type { TablePaginationConfig } from 'antd';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { FormInstance, TablePaginationConfig } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { cleanPayload, type Page } from '@cowork/contract';
+import type { Dayjs } from 'dayjs';
+import { dayOfBound } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 
 export type PagedQuery = Record<string, unknown> & { current: number; size: number };
@@ -94,4 +96,33 @@ export function usePagedQuery<T>(
     showTotal: (total) => `共 ${total} 条`,
   };
   return { query, setQuery, page, search, reset, turnPage, pagination };
+}
+
+/**
+ * Keeps a search form showing the filters its list applies, whatever changed them: a search, a link
+ * with filters (首页), a reload, back and forward. `valuesOf` turns the query (strings from the
+ * address) into the form's values (numbers for ids, days for ranges).
+ */
+export function useSearchForm(
+  form: FormInstance,
+  query: PagedQuery,
+  valuesOf: (query: PagedQuery) => Record<string, unknown>,
+) {
+  const queryText = JSON.stringify(query);
+  const latestValuesOf = useRef(valuesOf);
+  latestValuesOf.current = valuesOf;
+  useEffect(() => {
+    form.resetFields();
+    form.setFieldsValue(latestValuesOf.current(JSON.parse(queryText) as PagedQuery));
+  }, [form, queryText]);
+}
+
+/** A filter from the address as a number (ids in a select), or as it is when it is not one. */
+export const numberOrKept = (value: unknown) =>
+  typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+
+/** The two days of a filter's bounds (`createdAtFrom`, `createdAtTo`), for a range picker; undefined unless both are set. */
+export function dayRangeOf(fromBound: unknown, toBound: unknown): [Dayjs, Dayjs] | undefined {
+  const [from, to] = [dayOfBound(fromBound), dayOfBound(toBound)];
+  return from && to ? [from, to] : undefined;
 }

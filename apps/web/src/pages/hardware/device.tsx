@@ -48,7 +48,7 @@ import { AdminPasswordsModal, CardRulesModal } from '../../components/hardware/D
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
 import { ReasonField } from '../../components/hardware/ReasonField.tsx';
 import { SearchButtons } from '../../components/resource/page-parts.tsx';
-import { usePagedQuery } from '../../components/resource/use-paged-query.ts';
+import { usePagedQuery, useSearchForm } from '../../components/resource/use-paged-query.ts';
 import { usePermission } from '../../components/PermissionGate.tsx';
 import { formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
@@ -122,10 +122,11 @@ function DeviceList({ onDialog }: { onDialog: (dialog: Dialog) => void }) {
   const queryClient = useQueryClient();
   const canEdit = can([DEVICE_EDIT_PERMISSION]);
   const canRemove = can([DEVICE_REMOVE_PERMISSION]);
-  const { page, search, reset, turnPage, pagination } = usePagedQuery<DeviceRecord>(
+  const { query, page, search, reset, turnPage, pagination } = usePagedQuery<DeviceRecord>(
     ['device', 'page'],
     deviceEndpoints.page,
   );
+  useSearchForm(form, query, ({ sn, name, status }) => ({ sn, name, status }));
   // Online state and last seen change by themselves: the list follows them.
   useEffect(() => {
     const timer = setInterval(() => void page.refetch(), REFRESH_MS);

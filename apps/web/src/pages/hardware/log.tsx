@@ -19,7 +19,12 @@ import { space } from '@cowork/contract/resources/space';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
 import { SearchButtons } from '../../components/resource/page-parts.tsx';
-import { usePagedQuery } from '../../components/resource/use-paged-query.ts';
+import {
+  dayRangeOf,
+  numberOrKept,
+  usePagedQuery,
+  useSearchForm,
+} from '../../components/resource/use-paged-query.ts';
 import { dayRangeToIso, formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
@@ -71,6 +76,15 @@ export default function OpenLogPage() {
     ['device', 'open-log'],
     deviceEndpoints.openLogPage,
   );
+  useSearchForm(form, query, (q) => ({
+    sn: q.sn,
+    buildingId: numberOrKept(q.buildingId),
+    spaceId: numberOrKept(q.spaceId),
+    phone: q.phone,
+    method: q.method,
+    result: q.result,
+    range: dayRangeOf(q.atFrom, q.atTo),
+  }));
   const options = (path: string) => ({
     queryKey: ['list', path],
     queryFn: () => api.get<ListOption[]>(path),

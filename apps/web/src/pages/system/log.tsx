@@ -19,7 +19,12 @@ import {
   auditResourceLabels,
 } from '@cowork/contract/resources/audit-vocabulary';
 import { SearchButtons } from '../../components/resource/page-parts.tsx';
-import { usePagedQuery } from '../../components/resource/use-paged-query.ts';
+import {
+  dayRangeOf,
+  numberOrKept,
+  usePagedQuery,
+  useSearchForm,
+} from '../../components/resource/use-paged-query.ts';
 import { dayRangeToIso, formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import './log.css';
@@ -134,10 +139,16 @@ function Change({ record }: { record: AuditLogRecord }) {
 /** 操作日志: every write recorded by the server, newest first, with its before and after. */
 export default function AuditLogPage() {
   const [form] = Form.useForm<SearchForm>();
-  const { page, search, reset, turnPage, pagination } = usePagedQuery<AuditLogRecord>(
+  const { query, page, search, reset, turnPage, pagination } = usePagedQuery<AuditLogRecord>(
     ['auditLogPage'],
     endpoints.auditLogPage,
   );
+  useSearchForm(form, query, (q) => ({
+    actorId: numberOrKept(q.actorId),
+    resource: q.resource,
+    action: q.action,
+    range: dayRangeOf(q.from, q.to),
+  }));
   const actors = useQuery({
     queryKey: ['auditLogActors'],
     queryFn: () => api.get<ListOption[]>(endpoints.auditLogActors),
