@@ -4,12 +4,16 @@
  * A list gains an export with one call:
  *
  * @example
- *   return sendExcel(reply, { fileName: '会员卡订单-20261121.xlsx', columns, rows: keysetBatches(read) });
+ *   // 会员卡订单-20261121.xlsx, every order the filters select, newest first
+ *   return sendExcel(reply, { title: '会员卡订单', columns, rows: tableBatches(db, orders, conditions) });
  */
 import { PassThrough } from 'node:stream';
+import { and, desc, lt, type InferSelectModel, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import type { Field, ResourceDef } from '@cowork/contract';
+import type { Database } from '../db/client.ts';
 import { toIso } from './time.ts';
 
 export type ExcelValue = string | number | null | undefined;
@@ -118,6 +122,28 @@ export async function* keysetBatches<R extends { id: number }>(
   }
 }
 
+/** The rows of `table` that meet `conditions`, in keyset batches, newest (largest id) first. */
+export function tableBatches<T extends PgTable & { id: PgColumn }>(
+  db: Database,
+  table: T,
+  conditions: (SQL | undefined)[],
+) {
+  type Row = InferSelectModel<T> & { id: number };
+  return keysetBatches<Row>(
+    (beforeId, limit) =>
+      // Drizzle cannot infer a select from a table that is a type parameter: its rows are the table's.
+      db
+        .select()
+        .from(table as PgTable)
+        .where(and(...conditions, beforeId === undefined ? undefined : lt(table.id, beforeId)))
+        .orderBy(desc(table.id))
+        .limit(limit) as unknown as Promise<Row[]>,
+  );
+}
+
+/** Today in Beijing as a file name carries it: `20261121`. */
+export const fileDay = (at = new Date()) => shanghaiTime(at)!.slice(0, 10).replaceAll('-', '');
+
 /** Resolves once the reader caught up, or the stream closed (it will never drain then). */
 const drainedOrClosed = (output: PassThrough) =>
   new Promise<void>((resolve) => {
@@ -175,16 +201,23 @@ export async function writeExcel<R>(
  */
 export function sendExcel<R>(
   reply: FastifyReply,
-  options: { fileName: string; sheetName?: string; columns: ExcelColumn<R>[]; rows: AsyncIterable<R[]> },
+  options: {
+    /** The sheet's name, and the file's: `<title>-<today>.xlsx` unless `fileName` says otherwise. */
+    title: string;
+    fileName?: string;
+    columns: ExcelColumn<R>[];
+    rows: AsyncIterable<R[]>;
+  },
 ) {
   const output = new PassThrough();
-  writeExcel(output, { sheetName: options.sheetName ?? 'Sheet1', ...options }).catch((error: unknown) => {
+  const fileName = options.fileName ?? `${options.title}-${fileDay()}.xlsx`;
+  writeExcel(output, { sheetName: options.title, ...options }).catch((error: unknown) => {
     reply.log.error({ err: error }, 'Excel export failed while streaming');
     output.destroy(error as Error);
   });
   return reply
     .header('content-type', XLSX_TYPE)
-    .header('content-disposition', attachmentHeader(options.fileName))
+    .header('content-disposition', attachmentHeader(fileName))
     .header('cache-control', 'no-store')
     .send(output);
 }

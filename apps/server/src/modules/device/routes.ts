@@ -49,7 +49,7 @@ import { deviceTotpKey, totpCode } from '../../devices/protocol.ts';
 import { audit } from '../../lib/audit.ts';
 import { AppError, badRequest, conflict, envelope, notFound, ok, pageOf } from '../../lib/http.ts';
 import { parseTimeBound, toIso } from '../../lib/time.ts';
-import { keysetBatches, sendExcel, shanghaiTime, type ExcelColumn } from '../../lib/excel-export.ts';
+import { tableBatches, sendExcel, shanghaiTime, type ExcelColumn } from '../../lib/excel-export.ts';
 import { deviceRecord, deviceRecords, pageParams } from './records.ts';
 import { currentUser } from '../../plugins/auth.ts';
 
@@ -834,19 +834,10 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const conditions = openLogConditions(request.query);
-      const day = shanghaiTime(new Date())!.slice(0, 10).replaceAll('-', '');
       return sendExcel(reply, {
-        fileName: `开门记录-${day}.xlsx`,
-        sheetName: '开门记录',
+        title: '开门记录',
         columns: openLogColumns,
-        rows: keysetBatches((beforeId, limit) =>
-          app.db
-            .select()
-            .from(deviceOpenLogs)
-            .where(and(...conditions, beforeId === undefined ? undefined : lt(deviceOpenLogs.id, beforeId)))
-            .orderBy(desc(deviceOpenLogs.id))
-            .limit(limit),
-        ),
+        rows: tableBatches(app.db, deviceOpenLogs, conditions),
       });
     },
   );

@@ -7,7 +7,7 @@
  * guarded UPDATE and needs every row, so of two requests for one order only one can commit.
  */
 import { startingWith } from '../../lib/like.ts';
-import { and, asc, desc, eq, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -15,7 +15,6 @@ import {
   fieldInvalid,
   labelsOf,
   messages,
-  pageQuerySchema,
   phoneSchema,
   resourceMessages,
   resourcePermissions,
@@ -48,8 +47,8 @@ import { orderKindOptions } from '@cowork/contract/resources/order';
 import type { Executor } from '../../db/client.ts';
 import { invoices, orders, uploadedFiles } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { crudModule, searchConditions } from '../../lib/crud.ts';
-import { fieldColumns, keysetBatches, sendExcel } from '../../lib/excel-export.ts';
+import { crudModule, exportRoute } from '../../lib/crud.ts';
+import { fieldColumns } from '../../lib/excel-export.ts';
 import { badRequest, conflict, envelope, forbidden, notFound, ok } from '../../lib/http.ts';
 import { currentUser, hasPermission } from '../../plugins/auth.ts';
 import { toIso, toIsoOrNull } from '../../lib/time.ts';
@@ -316,38 +315,14 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
         .max(32, '订单号最多 32 个字符'),
     });
 
-    r.get(
-      paths.export,
-      {
-        config: { permission: permissions.view, fieldLabels },
-        schema: {
-          tags,
-          summary: `导出${resource.label}（Excel，条件同分页列表，不分页）`,
-          querystring: pageQuerySchema(resource),
-        },
-      },
-      async (request, reply) => {
-        // Filters are checked here, so a bad one is still a 400 before the download starts.
-        const conditions = [
-          ...searchConditions(resource, invoices, request.query as Record<string, unknown>),
-          where(request),
-        ];
-        const day = toIso(new Date()).slice(0, 10).replaceAll('-', '');
-        return sendExcel(reply, {
-          fileName: `${resource.label}-${day}.xlsx`,
-          sheetName: resource.label,
-          columns: exportColumns,
-          rows: keysetBatches((beforeId, limit) =>
-            app.db
-              .select()
-              .from(invoices)
-              .where(and(...conditions, beforeId === undefined ? undefined : lt(invoices.id, beforeId)))
-              .orderBy(desc(invoices.id))
-              .limit(limit),
-          ),
-        });
-      },
-    );
+    exportRoute(app, {
+      resource,
+      path: paths.export,
+      table: invoices,
+      columns: exportColumns,
+      config: { permission: permissions.view, fieldLabels },
+      where,
+    });
 
     r.get(
       `${paths.detail}/:id`,

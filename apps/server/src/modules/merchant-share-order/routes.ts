@@ -326,10 +326,8 @@ const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       conditions(request.query); // a bad filter is a 400 before the download starts
-      const day = toIso(new Date()).slice(0, 10).replaceAll('-', '');
       return sendExcel(reply, {
-        fileName: `商户分账-${day}.xlsx`,
-        sheetName: '商户分账',
+        title: '商户分账',
         columns: exportColumns,
         rows: rowsWithTotal(app.db, request.query),
       });
@@ -364,8 +362,8 @@ const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
         paidAtTo: toIso(lastDay).slice(0, 10),
       };
       return sendExcel(reply, {
+        title: `${month} 结算单`,
         fileName: `分账结算单-${merchant.name}-${month}.xlsx`,
-        sheetName: `${month} 结算单`,
         columns: exportColumns,
         rows: rowsWithTotal(app.db, filters),
       });

@@ -3,7 +3,7 @@
  * crudModule; detail with the status timeline, card-no lookup, edit-referrer-phone and the state
  * actions). A new kind of order is one more line at the bottom.
  */
-import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,7 +11,6 @@ import {
   fieldInvalid,
   labelsOf,
   messages,
-  pageQuerySchema,
   resourceMessages,
   formatYuan,
   resourcePermissions,
@@ -41,16 +40,9 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { orderEvents, orders, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { crudModule, searchConditions } from '../../lib/crud.ts';
+import { crudModule, exportRoute } from '../../lib/crud.ts';
 import { assertNotInvoiced } from '../../lib/invoice-guard.ts';
-import {
-  keysetBatches,
-  labelOf,
-  sendExcel,
-  shanghaiTime,
-  yuanColumn,
-  type ExcelColumn,
-} from '../../lib/excel-export.ts';
+import { labelOf, shanghaiTime, yuanColumn, type ExcelColumn } from '../../lib/excel-export.ts';
 import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
 import { toIso, toIsoOrNull } from '../../lib/time.ts';
 import { bookingTimes, restoreCard } from './booking.ts';
@@ -400,38 +392,14 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
       async (request) => ok(await detailOf(app.db, await load(app.db, request.params.id))),
     );
 
-    r.get(
-      paths.export,
-      {
-        config: { permission: permissions.view, fieldLabels },
-        schema: {
-          tags,
-          summary: `导出${resource.label}（Excel，条件同分页列表，不分页）`,
-          querystring: pageQuerySchema(resource),
-        },
-      },
-      async (request, reply) => {
-        // Filters are checked here, so a bad one is still a 400 before the download starts.
-        const conditions = [
-          ...searchConditions(resource, orders, request.query as Record<string, unknown>),
-          kindWithin(request),
-        ];
-        const day = shanghaiTime(new Date())!.slice(0, 10).replaceAll('-', '');
-        return sendExcel(reply, {
-          fileName: `${resource.label}-${day}.xlsx`,
-          sheetName: resource.label,
-          columns,
-          rows: keysetBatches((beforeId, limit) =>
-            app.db
-              .select()
-              .from(orders)
-              .where(and(...conditions, beforeId === undefined ? undefined : lt(orders.id, beforeId)))
-              .orderBy(desc(orders.id))
-              .limit(limit),
-          ),
-        });
-      },
-    );
+    exportRoute(app, {
+      resource,
+      path: paths.export,
+      table: orders,
+      columns,
+      config: { permission: permissions.view, fieldLabels },
+      where: kindWithin,
+    });
 
     // A read-only kind (airport) stops at page, detail and export.
     if (resource.readOnly) return;
