@@ -20,16 +20,7 @@ import { invoice, tripartiteInvoice } from './invoice.ts';
 import { member } from './member.ts';
 import { merchantShare } from './merchant-share.ts';
 import { merchant } from './merchant.ts';
-import {
-  activityStationOrder,
-  airportOrder,
-  hallSeatOrder,
-  officeSeatOrder,
-  officeStationOrder,
-  orderActions,
-  teamCardOrder,
-  userCardOrder,
-} from './order.ts';
+import { orderActions, orderResources } from './order.ts';
 import { hallSeat, officeSeat } from './seat.ts';
 import { source } from './source.ts';
 import { space } from './space.ts';
@@ -58,13 +49,7 @@ const resources: Pick<ResourceDef, 'key' | 'label' | 'fields'>[] = [
   member,
   merchantShare,
   merchant,
-  activityStationOrder,
-  airportOrder,
-  hallSeatOrder,
-  officeSeatOrder,
-  officeStationOrder,
-  teamCardOrder,
-  userCardOrder,
+  ...orderResources,
   hallSeat,
   officeSeat,
   source,

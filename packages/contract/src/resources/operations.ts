@@ -4,16 +4,7 @@
  * role that may edit the screen holds them unless staff take them away.
  */
 import { invoice, invoiceOperations, tripartiteInvoice } from './invoice.ts';
-import {
-  activityStationOrder,
-  hallSeatOrder,
-  officeSeatOrder,
-  officeStationOrder,
-  orderActions,
-  teamCardOrder,
-  userCardOrder,
-  type OrderAction,
-} from './order.ts';
+import { orderActions, writableOrders, type OrderAction } from './order.ts';
 
 export interface Operation {
   /** The full code, e.g. `order:member:refund`. */
@@ -31,14 +22,7 @@ const invoiceOps = Object.entries(invoiceOperations).map(([action, name]) => ({ 
 /** Operations by permission prefix (`order:member`), the prefix of the screen they belong to. */
 export const operationsByPrefix: ReadonlyMap<string, readonly Operation[]> = new Map(
   [
-    ...[
-      userCardOrder,
-      teamCardOrder,
-      officeSeatOrder,
-      hallSeatOrder,
-      officeStationOrder,
-      activityStationOrder,
-    ].map((resource) => [resource.permission, orderOperations] as const),
+    ...writableOrders.map((resource) => [resource.permission, orderOperations] as const),
     ...[invoice, tripartiteInvoice].map((resource) => [resource.permission, invoiceOps] as const),
   ].map(([prefix, ops]) => [prefix, ops.map(({ action, name }) => ({ code: `${prefix}:${action}`, name }))]),
 );

@@ -490,6 +490,19 @@ export const airportOrder = defineOrder({
   },
 });
 
+/** The order lists staff move through their states (all but the read-only airport orders), in menu order. */
+export const writableOrders = [
+  userCardOrder,
+  teamCardOrder,
+  officeSeatOrder,
+  hallSeatOrder,
+  officeStationOrder,
+  activityStationOrder,
+] as const;
+
+/** Every order list. */
+export const orderResources = [...writableOrders, airportOrder] as const;
+
 /** The 409 of a booking overlapping another one of the same room. */
 export const bookingClashMessage = (orderNo: string, times: string) =>
   `该时段已被订单 ${orderNo}（${times}）预订，同一场地的预订时间不能重叠，请选择其他时段`;

@@ -17,11 +17,7 @@ import {
   type Field,
 } from '@cowork/contract';
 import {
-  activityStationOrder,
-  hallSeatOrder,
   illegalMoveMessage,
-  officeSeatOrder,
-  officeStationOrder,
   orderActionBody,
   orderActionPermission,
   orderActions,
@@ -31,8 +27,7 @@ import {
   payMethodOptions,
   referrerPhoneBody,
   snapshotOrderFields,
-  teamCardOrder,
-  userCardOrder,
+  writableOrders,
   type OrderAction,
   type OrderDetail,
   type OrderResource,
@@ -486,12 +481,7 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
 }
 
 const orderRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(orderModule(userCardOrder));
-  await app.register(orderModule(teamCardOrder));
-  await app.register(orderModule(officeSeatOrder));
-  await app.register(orderModule(hallSeatOrder));
-  await app.register(orderModule(officeStationOrder));
-  await app.register(orderModule(activityStationOrder));
+  for (const resource of writableOrders) await app.register(orderModule(resource));
 };
 
 export default orderRoutes;
