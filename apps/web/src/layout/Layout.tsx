@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App, Drawer, Grid, Layout as AntLayout, Spin } from 'antd';
+import { App, Drawer, Layout as AntLayout, Spin } from 'antd';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { Navigate, Outlet, useLocation } from 'react-router';
@@ -21,6 +21,18 @@ import './layout.css';
 const PRODUCT_NAME = '共享办公管理后台';
 /** antd's md breakpoint: narrower than this is a phone. */
 const NARROW_QUERY = '(max-width: 767.98px)';
+
+/** Whether the window is phone-narrow: right from the first render, and following every resize. */
+function useNarrow(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const query = window.matchMedia(NARROW_QUERY);
+      query.addEventListener('change', onChange);
+      return () => query.removeEventListener('change', onChange);
+    },
+    () => window.matchMedia(NARROW_QUERY).matches,
+  );
+}
 
 // What only signed-in screens need loads with the layout, not with the login route: the query
 // cache (user info, menu) and its reloads, and the Chinese dayjs locale of the date pickers.
@@ -48,17 +60,19 @@ function Shell() {
   useUserInfo();
 
   // Below 768 px the menu is a drawer over the screen, closed until the header's button opens it.
-  const narrow = Grid.useBreakpoint().md === false;
+  const narrow = useNarrow();
   const { pathname } = useLocation();
 
   // A session starts: open the menu and the title (logout closes them); on a phone the menu waits.
   useEffect(() => {
-    setShellState({ menuOpen: !window.matchMedia(NARROW_QUERY).matches, titleOpen: true });
+    setShellState({ menuOpen: !narrow, titleOpen: true });
+    // Once per session, with the width it starts at.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  // On a phone, choosing a screen closes the menu drawer.
+  // On a phone, choosing a screen (or narrowing the window) closes the menu drawer.
   useEffect(() => {
-    if (window.matchMedia(NARROW_QUERY).matches) setShellState({ menuOpen: false });
-  }, [pathname]);
+    if (narrow) setShellState({ menuOpen: false });
+  }, [pathname, narrow]);
 
   useEffect(() => {
     document.title = meta && meta.name !== 'index' ? `${meta.pageTitle} - ${PRODUCT_NAME}` : PRODUCT_NAME;
