@@ -6,6 +6,7 @@ import {
   orderPaths,
   teamCardOrder,
   userCardOrder,
+  type MemberCardOption,
   type OrderDetail,
   type OrderProductOption,
 } from '@cowork/contract/resources/order';
@@ -202,6 +203,59 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
     await drawer.getByRole('button', { name: /保\s*存/ }).click();
     await expect(page.locator('.ant-message')).toContainText(`该时段已被订单 ${orderNo}`);
     await expect(drawer).toBeVisible();
+  });
+
+  test("新建订单 paid by meeting card: the card is picked from the member's list with its balance, and pays", async ({
+    page,
+    request,
+  }) => {
+    const headers = await bearerOf(request, demo.admin);
+    const { buyer, room: station, card } = await fixtures(request, headers);
+    const sold = await request.post(meetingCard.save, {
+      headers,
+      data: {
+        memberPhone: buyer.phone,
+        productId: card.value,
+        buildingId: station.buildingIds[0],
+        payMethod: 'offline',
+        paid: true,
+      },
+    });
+    expect(sold.status(), await sold.text()).toBe(200);
+    const meeting = (await sold.json()).data as OrderDetail;
+    const probe = await bookFreeSlot(request, headers, station, { memberPhone: buyer.phone });
+    const cancelled = await request.put(room.cancel, {
+      headers,
+      data: { id: probe.booking.id, reason: '端到端测试：探测空闲时段' },
+    });
+    expect(cancelled.status(), await cancelled.text()).toBe(200);
+    const { day, start, end } = probe;
+    const price = Math.round((station.priceFen * (end - start)) / 60);
+    const listed = await request.get(`${room.cards}?memberPhone=${buyer.phone}`, { headers });
+    const ours = ((await listed.json()).data as MemberCardOption[]).find((c) => c.cardNo === meeting.cardNo)!;
+    expect(ours.balanceFen).toBe(meeting.balanceFen);
+
+    await signIn(page, demo.yunying);
+    await page.goto('/order/meetingRoom');
+    await page.getByRole('button', { name: /新建订单/ }).click();
+    const drawer = page.getByRole('dialog', { name: '新建会议室订单' });
+    await drawer.getByLabel('会员手机号', { exact: true }).fill(buyer.phone);
+    await choose(page, '产品', station.label)(drawer);
+    await drawer.getByLabel('预订日期', { exact: true }).click();
+    await drawer.getByLabel('预订日期', { exact: true }).fill(day);
+    await drawer.getByLabel('预订日期', { exact: true }).press('Enter');
+    await choose(page, '预订开始时间', hhmm(start))(drawer);
+    await choose(page, '预订结束时间', hhmm(end))(drawer);
+    await drawer.getByLabel('会议卡余额').check();
+    const option = `${meeting.cardNo} · ${ours.productName} · 余额 ${formatYuan(ours.balanceFen)} · 有效期至 ${ours.validTo.slice(0, 10)}`;
+    await choose(page, '会议卡卡号', option)(drawer);
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(page.locator('.ant-message').getByText(/^订单 MR\d+ 已创建$/)).toBeVisible();
+    await expect(drawer).toBeHidden();
+
+    // The chosen card paid: its balance is down by the booking's price.
+    const after = await request.get(`${meetingCard.detail}/${meeting.id}`, { headers });
+    expect(((await after.json()).data as OrderDetail).balanceFen).toBe(meeting.balanceFen! - price);
   });
 
   test("新建订单 on 会员卡订单: the building is chosen among the card's, and the order is listed as pending", async ({

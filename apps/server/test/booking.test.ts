@@ -7,6 +7,7 @@ import {
   orderPaths,
   teamCardOrder,
   userCardOrder,
+  type MemberCardOption,
   type OrderDetail,
   type OrderProductOption,
 } from '@cowork/contract/resources/order';
@@ -463,6 +464,51 @@ describe('bookings, meeting-card balance and back-office orders (save)', () => {
         ),
       );
     expect(live).toHaveLength(1);
+  });
+
+  test("新建订单's card list: the member's own paid, unexpired cards with money left, and their balances", async () => {
+    const low = await paidCard(30_000);
+    const full = await paidCard();
+    const empty = await paidCard(0);
+    const expired = await paidCard();
+    await t.db
+      .update(orders)
+      .set({ validTo: new Date(Date.now() - DAY) })
+      .where(eq(orders.id, expired.id));
+    const pending = await save(
+      { memberPhone: buyer.phone, productId: teamCard, buildingId: building.id, payMethod: 'offline' },
+      meetingCard.save,
+    );
+    const theirs = await paidCard(undefined, stranger);
+
+    for (const path of [room.cards, venue.cards]) {
+      const res = await call<MemberCardOption[]>(admin, 'GET', `${path}?memberPhone=${buyer.phone}`);
+      expect(res.status, res.raw).toBe(200);
+      const listed = new Map(res.body.data.map((c) => [c.cardNo, c]));
+      expect(listed.get(low.cardNo!)).toMatchObject({ balanceFen: 30_000, productName: '测试会议卡' });
+      expect(listed.get(low.cardNo!)?.buildingIds).toContain(building.id);
+      expect(listed.get(full.cardNo!)?.balanceFen).toBe(100_000);
+      for (const gone of [empty, expired, theirs]) expect(listed.has(gone.cardNo!)).toBe(false);
+      expect(res.body.data.some((c) => c.cardNo === `K${pending.body.data.orderNo}`)).toBe(false);
+      // What the list says is what the database holds; the soonest to expire comes first.
+      for (const card of res.body.data) {
+        const [row] = await t.db.select().from(orders).where(eq(orders.cardNo, card.cardNo));
+        expect(row).toMatchObject({ memberId: buyer.id, status: 'paid', balanceFen: card.balanceFen });
+        expect(new Date(card.validTo).getTime()).toBe(row.validTo!.getTime());
+      }
+      const times = res.body.data.map((c) => Date.parse(c.validTo));
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+    }
+
+    const bad = await call(admin, 'GET', `${room.cards}?memberPhone=12345`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toContain('会员手机号');
+    const nobody = await call<MemberCardOption[]>(admin, 'GET', `${room.cards}?memberPhone=13000000000`);
+    expect(nobody.body.data).toEqual([]);
+    // Card sales are not paid by card: their lists have no card list.
+    expect((await call(admin, 'GET', `${meetingCard.save}/cards?memberPhone=${buyer.phone}`)).status).toBe(
+      404,
+    );
   });
 
   test('a booking paid by meeting card deducts the balance and links the card both ways', async () => {

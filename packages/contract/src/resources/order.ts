@@ -243,6 +243,8 @@ export const orderPaths = (def: Pick<ResourceDef, 'base'>) => ({
   save: `${def.base}/save`,
   /** The products staff may sell through save (published), with their buildings and prices. */
   products: `${def.base}/save/products`,
+  /** Bookings: the member's meeting cards that can pay, with their balances (新建订单's card list). */
+  cards: `${def.base}/save/cards`,
 });
 
 const orderId = numeric(
@@ -317,16 +319,16 @@ export const orderSaveLabels = {
  * sold in (one of the card's buildings); bookings take the room's building and add the times, and
  * may be paid from a meeting card of the same member (cardNo), which is always paid at once.
  */
+const memberPhone = z
+  .string({ error: '请填写会员手机号' })
+  .trim()
+  .min(1, '请填写会员手机号')
+  .pipe(phoneSchema);
+
 export function orderSaveBody(def: Pick<OrderResource, 'booking'>) {
-  const phone = (label: string) =>
-    z
-      .string({ error: `请填写${label}` })
-      .trim()
-      .min(1, `请填写${label}`)
-      .pipe(phoneSchema);
   return z
     .object({
-      memberPhone: phone('会员手机号'),
+      memberPhone,
       productId: positiveId('产品'),
       buildingId: positiveId('楼宇').nullish(),
       referrerPhone: blankAsNull(phoneSchema),
@@ -348,6 +350,24 @@ export function orderSaveBody(def: Pick<OrderResource, 'booking'>) {
     });
 }
 export type OrderSaveBody = z.output<ReturnType<typeof orderSaveBody>>;
+
+/** The query of `{base}/save/cards`: whose cards. */
+export const memberCardsQuery = z.object({ memberPhone });
+
+/**
+ * One meeting card of `{base}/save/cards`: the member's own, paid, unexpired and with money left,
+ * soonest to expire first. The server checks it again when the booking is saved.
+ */
+export const memberCardOption = z.object({
+  cardNo: z.string(),
+  productName: z.string(),
+  balanceFen: z.number().int(),
+  /** ISO 8601, Beijing time. */
+  validTo: z.string(),
+  /** The buildings it may pay in; null when its product is gone (no limit then, as save checks it). */
+  buildingIds: z.array(z.number().int()).nullable(),
+});
+export type MemberCardOption = z.infer<typeof memberCardOption>;
 
 /** One option of `{base}/save/products`. */
 export const orderProductOption = z.object({

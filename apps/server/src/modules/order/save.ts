@@ -3,18 +3,21 @@
  * may sell (`GET {base}/save/products`). The member must exist; the product must exist, be
  * published and sell in the building. A card order is pending, or paid when staff took the money
  * (paying it the same way the pay action does); a booking follows the room's rules (booking.ts)
- * and may be paid from a meeting card of the same member.
+ * and may be paid from a meeting card of the same member, which `GET {base}/save/cards` lists.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { fieldInvalid, resourcePermissions } from '@cowork/contract';
 import {
+  memberCardOption,
+  memberCardsQuery,
   orderDetail,
   orderPaths,
   orderProductOption,
   orderSaveBody,
   orderSaveLabels,
+  type MemberCardOption,
   type OrderProductOption,
   type OrderResource,
   type OrderSaveBody,
@@ -23,6 +26,7 @@ import type { Executor } from '../../db/client.ts';
 import { buildings, members, orderEvents, orders, teamCards, userCards } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { badRequest, envelope, ok } from '../../lib/http.ts';
+import { toIso } from '../../lib/time.ts';
 import {
   bookingPriceFen,
   bookableHours,
@@ -313,6 +317,38 @@ export function saveRoutes(
     }));
   }
 
+  /** The member's meeting cards that can pay now: paid, unexpired, money left; soonest to expire first. */
+  async function memberCards(db: Executor, phone: string): Promise<MemberCardOption[]> {
+    const rows = await db
+      .select({
+        cardNo: orders.cardNo,
+        productName: sql<string | null>`${orders.productSnapshot}->>'name'`,
+        balanceFen: orders.balanceFen,
+        validTo: orders.validTo,
+        buildingIds: teamCards.buildingIds,
+      })
+      .from(orders)
+      .innerJoin(members, eq(members.id, orders.memberId))
+      .leftJoin(teamCards, eq(teamCards.id, orders.productId))
+      .where(
+        and(
+          eq(members.phone, phone),
+          eq(orders.kind, 'team-card'),
+          eq(orders.status, 'paid'),
+          gt(orders.validTo, new Date()),
+          gt(orders.balanceFen, 0),
+        ),
+      )
+      .orderBy(asc(orders.validTo), asc(orders.id));
+    return rows.map((c) => ({
+      cardNo: c.cardNo ?? '',
+      productName: c.productName ?? '会议卡',
+      balanceFen: c.balanceFen ?? 0,
+      validTo: toIso(c.validTo!),
+      buildingIds: c.buildingIds,
+    }));
+  }
+
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>();
     r.post(
@@ -340,5 +376,20 @@ export function saveRoutes(
       },
       async () => ok(await products(app.db)),
     );
+    if (resource.booking) {
+      r.get(
+        paths.cards,
+        {
+          config: { permission: permissions.edit, fieldLabels: labels },
+          schema: {
+            tags,
+            summary: `会员可用于支付的会议卡及余额（新建${resource.label}）`,
+            querystring: memberCardsQuery,
+            response: { 200: envelope(z.array(memberCardOption)) },
+          },
+        },
+        async (request) => ok(await memberCards(app.db, request.query.memberPhone)),
+      );
+    }
   };
 }

@@ -1,17 +1,18 @@
 /**
  * 新建订单: a sale staff record at the desk (offline), for order resources with `save`. The member
  * by phone, the product among the published ones; a card order names the building it is sold in,
- * a booking its day and quarter-hour times within the room's opening hours, paid offline or from a
- * meeting card of the member (card number). The server checks everything again (overlap, hours,
+ * a booking its day and quarter-hour times within the room's opening hours, paid offline or from one
+ * of the member's meeting cards, chosen from a list with their balances. The server checks everything again (overlap, hours,
  * balance) and answers in Chinese; its message shows as the toast.
  */
 import { useMemo } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
 import { App, Button, DatePicker, Drawer, Form, Input, Radio, Select, Space, Switch, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { formatYuan, prefixes, type ListOption } from '@cowork/contract';
+import { formatYuan, PHONE_PATTERN, prefixes, type ListOption } from '@cowork/contract';
 import {
   orderPaths,
+  type MemberCardOption,
   orderSaveLabels as labels,
   savePayMethodOptions,
   type OrderDetail,
@@ -53,6 +54,19 @@ function quarterHours(first: number, last: number): string[] {
 /** A Shanghai wall-clock time on a day as ISO 8601 (the console's times are Shanghai times). */
 const shanghaiIso = (day: Dayjs, time: string) => `${day.format('YYYY-MM-DD')}T${time}:00+08:00`;
 
+/** A meeting card as 新建订单 offers it: usable here and covering the price, or greyed out saying why not. */
+function cardOption(card: MemberCardOption, buildingId: number | undefined, priceFen: number | undefined) {
+  const elsewhere =
+    buildingId !== undefined && card.buildingIds !== null && !card.buildingIds.includes(buildingId);
+  const short = priceFen !== undefined && card.balanceFen < priceFen;
+  const why = elsewhere ? '（不能在该楼宇使用）' : short ? '（余额不足）' : '';
+  return {
+    value: card.cardNo,
+    label: `${card.cardNo} · ${card.productName} · 余额 ${formatYuan(card.balanceFen)} · 有效期至 ${card.validTo.slice(0, 10)}${why}`,
+    disabled: elsewhere || short,
+  };
+}
+
 export function CreateOrderDrawer({
   resource,
   open,
@@ -82,6 +96,7 @@ export function CreateOrderDrawer({
   const from = Form.useWatch('from', form);
   const to = Form.useWatch('to', form);
   const payMethod = Form.useWatch('payMethod', form);
+  const memberPhone = (Form.useWatch('memberPhone', form) ?? '').trim();
   const products = useQuery({
     queryKey: [resource.key, 'products'],
     queryFn: () => api.get<OrderProductOption[]>(paths.products),
@@ -94,6 +109,12 @@ export function CreateOrderDrawer({
     staleTime: 60_000,
   });
   const product = products.data?.find((p) => p.value === productId);
+  const phoneComplete = PHONE_PATTERN.test(memberPhone);
+  const cards = useQuery({
+    queryKey: [resource.key, 'cards', memberPhone],
+    queryFn: () => api.get<MemberCardOption[]>(paths.cards, { memberPhone }),
+    enabled: open && payMethod === 'card' && phoneComplete,
+  });
 
   const times = useMemo(() => {
     if (!product?.openTime || !product.closeTime) return { starts: [], ends: [] };
@@ -163,6 +184,8 @@ export function CreateOrderDrawer({
           if ('productId' in changed)
             form.setFieldsValue({ from: undefined, to: undefined, buildingId: undefined });
           if ('from' in changed) form.setFieldsValue({ to: undefined });
+          // The cards listed are the member's: another member, another list.
+          if ('memberPhone' in changed) form.setFieldsValue({ cardNo: undefined });
         }}
       >
         <Form.Item name="memberPhone" label={labels.memberPhone} rules={rules.phone}>
@@ -245,10 +268,21 @@ export function CreateOrderDrawer({
           <Form.Item
             name="cardNo"
             label={labels.cardNo}
-            rules={[{ required: true, whitespace: true, message: '用会议卡支付时请填写会议卡卡号' }]}
-            extra="从该会员本人已支付、未过期的会议卡余额中扣除"
+            rules={[{ required: true, message: '用会议卡支付时请选择会员的会议卡' }]}
+            extra="会员本人已支付、未过期且有余额的会议卡，先到期的在前；预订金额从所选卡的余额中扣除"
           >
-            <Input allowClear maxLength={40} placeholder="请输入会议卡卡号" />
+            <Select
+              loading={cards.isFetching}
+              disabled={!phoneComplete}
+              placeholder={
+                !phoneComplete
+                  ? '请先填写会员手机号'
+                  : cards.data?.length === 0
+                    ? '该会员没有可用的会议卡，请改用线下支付'
+                    : '请选择会议卡'
+              }
+              options={cards.data?.map((card) => cardOption(card, product?.buildingIds[0], priceFen))}
+            />
           </Form.Item>
         ) : (
           <Form.Item
