@@ -18,9 +18,6 @@ const serverProject = (engine: 'pglite' | 'postgres') => ({
 
 export default defineConfig({
   test: {
-    // Two files at a time even on 2 cores (vitest's default is cores - 1): a file spends much of
-    // its time waiting on PostgreSQL, the broker or a timer, and the suite takes a third less.
-    maxWorkers: 2,
     projects: [
       { test: { name: 'contract', include: ['packages/contract/test/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'repo', include: ['scripts/**/*.test.ts'], environment: 'node' } },
