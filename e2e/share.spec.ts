@@ -32,9 +32,13 @@ test('商户分账 as 财务: the total of a search matches the rows it shows, t
   await expect(page).toHaveURL(/siteType=/);
 
   // All rows of the search on one page.
-  await page.locator('.ant-pagination-options .ant-select').click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle('100 条/页').click();
-  await expect(page).toHaveURL(/size=100/);
+  // A click on the size list while it is still moving into place can pick nothing: try again.
+  const sizes = page.locator('.ant-select-dropdown:visible');
+  await expect(async () => {
+    if (!(await sizes.isVisible())) await page.locator('.ant-pagination-options .ant-select').click();
+    await sizes.getByTitle('100 条/页').click({ timeout: 2_000 });
+    await expect(page).toHaveURL(/size=100/, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   // The summary and the rows are of the search once both have answered.
   const listed = page.locator('.ant-table-tbody tr.ant-table-row');
   await expect
