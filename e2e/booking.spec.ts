@@ -1,4 +1,10 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Locator,
+  type Page as PlaywrightPage,
+} from '@playwright/test';
 import { formatYuan, prefixes, resourcePaths, type Page as Paged } from '@cowork/contract';
 import { member } from '@cowork/contract/resources/member';
 import {
@@ -70,6 +76,60 @@ async function bookFreeSlot(
   throw new Error(`no free slot in ${station.label} within 40 days`);
 }
 
+/** A meeting card of `buyer`, sold paid through the API in the room's building. */
+async function sellMeetingCard(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  buyer: { phone: string },
+  card: OrderProductOption,
+  station: OrderProductOption,
+) {
+  const sold = await request.post(meetingCard.save, {
+    headers,
+    data: {
+      memberPhone: buyer.phone,
+      productId: card.value,
+      buildingId: station.buildingIds[0],
+      payMethod: 'offline',
+      paid: true,
+    },
+  });
+  expect(sold.status(), await sold.text()).toBe(200);
+  return (await sold.json()).data as OrderDetail;
+}
+
+/** A free slot, found by booking it through the API and cancelling that booking again. */
+async function freeSlot(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  station: OrderProductOption,
+  buyer: { phone: string },
+) {
+  const probe = await bookFreeSlot(request, headers, station, { memberPhone: buyer.phone });
+  const cancelled = await request.put(room.cancel, {
+    headers,
+    data: { id: probe.booking.id, reason: '端到端测试：探测空闲时段' },
+  });
+  expect(cancelled.status(), await cancelled.text()).toBe(200);
+  return probe;
+}
+
+/** Fills 新建订单's member, room, day and times as staff would. */
+async function fillBooking(
+  page: PlaywrightPage,
+  drawer: Locator,
+  booking: { phone: string; station: OrderProductOption; day: string; start: number; end: number },
+) {
+  await drawer.getByLabel('会员手机号', { exact: true }).fill(booking.phone);
+  await choose(page, '产品', booking.station.label)(drawer);
+  const date = drawer.getByLabel('预订日期', { exact: true });
+  await date.click();
+  await date.fill(booking.day);
+  await date.press('Enter');
+  await choose(page, '预订开始时间', hhmm(booking.start))(drawer);
+  await choose(page, '预订结束时间', hhmm(booking.end))(drawer);
+}
+
 test.describe('订单管理: 会议室订单 and the meeting card paying them', () => {
   test('find a card-paid booking by phone and date range, refund it and see the card balance restored', async ({
     page,
@@ -77,18 +137,7 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
   }) => {
     const headers = await bearerOf(request, demo.admin);
     const { buyer, room: station, card } = await fixtures(request, headers);
-    const sold = await request.post(meetingCard.save, {
-      headers,
-      data: {
-        memberPhone: buyer.phone,
-        productId: card.value,
-        buildingId: station.buildingIds[0],
-        payMethod: 'offline',
-        paid: true,
-      },
-    });
-    expect(sold.status(), await sold.text()).toBe(200);
-    const meeting = (await sold.json()).data as OrderDetail;
+    const meeting = await sellMeetingCard(request, headers, buyer, card, station);
     const face = meeting.balanceFen!;
     const { booking, day, start, end } = await bookFreeSlot(request, headers, station, {
       memberPhone: buyer.phone,
@@ -151,26 +200,13 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
   test('新建订单: a booking entered in the drawer is listed with its times', async ({ page, request }) => {
     const headers = await bearerOf(request, demo.admin);
     const { buyer, room: station } = await fixtures(request, headers);
-    // A free slot, found by booking it through the API and cancelling that booking again.
-    const probe = await bookFreeSlot(request, headers, station, { memberPhone: buyer.phone });
-    const cancelled = await request.put(room.cancel, {
-      headers,
-      data: { id: probe.booking.id, reason: '端到端测试：探测空闲时段' },
-    });
-    expect(cancelled.status(), await cancelled.text()).toBe(200);
-    const { day, start, end } = probe;
+    const { day, start, end } = await freeSlot(request, headers, station, buyer);
 
     await signIn(page, demo.yunying);
     await page.goto('/order/meetingRoom');
     await page.getByRole('button', { name: /新建订单/ }).click();
     const drawer = page.getByRole('dialog', { name: '新建会议室订单' });
-    await drawer.getByLabel('会员手机号', { exact: true }).fill(buyer.phone);
-    await choose(page, '产品', station.label)(drawer);
-    await drawer.getByLabel('预订日期', { exact: true }).click();
-    await drawer.getByLabel('预订日期', { exact: true }).fill(day);
-    await drawer.getByLabel('预订日期', { exact: true }).press('Enter');
-    await choose(page, '预订开始时间', hhmm(start))(drawer);
-    await choose(page, '预订结束时间', hhmm(end))(drawer);
+    await fillBooking(page, drawer, { phone: buyer.phone, station, day, start, end });
     const price = Math.round((station.priceFen * (end - start)) / 60);
     await expect(drawer.getByLabel('订单金额')).toContainText(formatYuan(price));
     await drawer.getByLabel('已线下收款').click();
@@ -193,13 +229,7 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
 
     // The same slot again is refused, naming the order that holds it.
     await page.getByRole('button', { name: /新建订单/ }).click();
-    await drawer.getByLabel('会员手机号', { exact: true }).fill(buyer.phone);
-    await choose(page, '产品', station.label)(drawer);
-    await drawer.getByLabel('预订日期', { exact: true }).click();
-    await drawer.getByLabel('预订日期', { exact: true }).fill(day);
-    await drawer.getByLabel('预订日期', { exact: true }).press('Enter');
-    await choose(page, '预订开始时间', hhmm(start))(drawer);
-    await choose(page, '预订结束时间', hhmm(end))(drawer);
+    await fillBooking(page, drawer, { phone: buyer.phone, station, day, start, end });
     await drawer.getByRole('button', { name: /保\s*存/ }).click();
     await expect(page.locator('.ant-message')).toContainText(`该时段已被订单 ${orderNo}`);
     await expect(drawer).toBeVisible();
@@ -211,25 +241,8 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
   }) => {
     const headers = await bearerOf(request, demo.admin);
     const { buyer, room: station, card } = await fixtures(request, headers);
-    const sold = await request.post(meetingCard.save, {
-      headers,
-      data: {
-        memberPhone: buyer.phone,
-        productId: card.value,
-        buildingId: station.buildingIds[0],
-        payMethod: 'offline',
-        paid: true,
-      },
-    });
-    expect(sold.status(), await sold.text()).toBe(200);
-    const meeting = (await sold.json()).data as OrderDetail;
-    const probe = await bookFreeSlot(request, headers, station, { memberPhone: buyer.phone });
-    const cancelled = await request.put(room.cancel, {
-      headers,
-      data: { id: probe.booking.id, reason: '端到端测试：探测空闲时段' },
-    });
-    expect(cancelled.status(), await cancelled.text()).toBe(200);
-    const { day, start, end } = probe;
+    const meeting = await sellMeetingCard(request, headers, buyer, card, station);
+    const { day, start, end } = await freeSlot(request, headers, station, buyer);
     const price = Math.round((station.priceFen * (end - start)) / 60);
     const listed = await request.get(`${room.cards}?memberPhone=${buyer.phone}`, { headers });
     const ours = ((await listed.json()).data as MemberCardOption[]).find((c) => c.cardNo === meeting.cardNo)!;
@@ -239,13 +252,7 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
     await page.goto('/order/meetingRoom');
     await page.getByRole('button', { name: /新建订单/ }).click();
     const drawer = page.getByRole('dialog', { name: '新建会议室订单' });
-    await drawer.getByLabel('会员手机号', { exact: true }).fill(buyer.phone);
-    await choose(page, '产品', station.label)(drawer);
-    await drawer.getByLabel('预订日期', { exact: true }).click();
-    await drawer.getByLabel('预订日期', { exact: true }).fill(day);
-    await drawer.getByLabel('预订日期', { exact: true }).press('Enter');
-    await choose(page, '预订开始时间', hhmm(start))(drawer);
-    await choose(page, '预订结束时间', hhmm(end))(drawer);
+    await fillBooking(page, drawer, { phone: buyer.phone, station, day, start, end });
     await drawer.getByLabel('会议卡余额').check();
     const option = `${meeting.cardNo} · ${ours.productName} · 余额 ${formatYuan(ours.balanceFen)} · 有效期至 ${ours.validTo.slice(0, 10)}`;
     await choose(page, '会议卡卡号', option)(drawer);
