@@ -1,13 +1,6 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { bearerOf, demo, PNG, removeRow, signIn } from './helpers';
+import { bearerOf, demo, itemInput, PNG, removeRow, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
-
-/** The input of a form item found by its label (date pickers do not carry the label's id). */
-const itemInput = (scope: Locator, label: string) =>
-  scope
-    .locator('.ant-form-item')
-    .filter({ has: scope.page().getByText(label, { exact: true }) })
-    .locator('input');
 
 /** Fills the 图片 field, whether it is an upload control or a URL input. */
 async function fillImage(scope: Locator) {

@@ -115,6 +115,13 @@ export const choose =
     await expect(dropdown).toBeHidden();
   };
 
+/** The input of a form item found by its label (date pickers do not carry the label's id). */
+export const itemInput = (scope: Locator, label: string) =>
+  scope
+    .locator('.ant-form-item')
+    .filter({ has: scope.page().getByText(label, { exact: true }) })
+    .locator('input');
+
 let workbookFolder: string | undefined;
 
 /** Writes an .xlsx with this header row and these rows (an Excel import's upload); answers its path. */

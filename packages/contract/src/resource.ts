@@ -112,6 +112,11 @@ export interface ResourceDef<F extends Fields = Fields> {
   actions: readonly ResourceAction[];
   /** The field the `list` endpoint shows as an option's label. */
   titleField?: keyof F & string;
+  /**
+   * The path segment of `save` and `remove` where the spec names them otherwise (企业门禁组 creates
+   * with `create`, its members are added with `add` and deleted with `delete`).
+   */
+  names?: Partial<Record<'save' | 'remove', string>>;
   defaultSort?: { field: keyof F & string; order: 'ascend' | 'descend' };
 }
 
@@ -588,12 +593,12 @@ export type ListOption = z.infer<typeof listOption>;
 export const formatPercent = (basisPoints: number) => `${(basisPoints / 100).toFixed(2)}%`;
 
 /** Endpoint paths of a resource (DESIGN.md section 4). */
-export const resourcePaths = (def: Pick<ResourceDef, 'base'>) => ({
+export const resourcePaths = (def: Pick<ResourceDef, 'base' | 'names'>) => ({
   page: `${def.base}/page`,
   detail: `${def.base}/detail`,
-  save: `${def.base}/save`,
+  save: `${def.base}/${def.names?.save ?? 'save'}`,
   edit: `${def.base}/edit`,
-  remove: `${def.base}/remove`,
+  remove: `${def.base}/${def.names?.remove ?? 'remove'}`,
   editPublished: `${def.base}/edit-published`,
   list: `${def.base}/list`,
   publish: `${def.base}/publish`,

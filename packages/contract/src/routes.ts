@@ -84,7 +84,7 @@ const leaves: [string, string, string, string, boolean][] = [
   ['hardware', 'device', '设备管理', 'hardware/device', true],
   ['hardware', 'log', '开门记录', 'hardware/log', true],
   ['hardware', 'map', '门禁联动', 'hardware/map', true],
-  ['enterprise', 'accessControl', '企业门禁组', 'enterprise/accessControl', false],
+  ['enterprise', 'accessControl', '企业门禁组', 'enterprise/accessControl', true],
   ['enterprise', 'teamCard', '企业会议卡', 'enterprise/teamCard', false],
   ['operation', 'meeting', '会议卡活动', 'operation/meeting', false],
 ];

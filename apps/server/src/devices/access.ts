@@ -5,7 +5,8 @@
  *   15 minutes after the end;
  * - members with a paid (or checked-in), unexpired membership card bought for the building of such a
  *   space;
- * - whatever `accessSources` gains later (enterprise access groups add theirs there).
+ * - members of an enabled enterprise access group (企业门禁组) holding the device, within the
+ *   group's validFrom–validTo.
  * Entries already over are left out; one member's overlapping windows on a device are merged.
  */
 import { createHash } from 'node:crypto';
@@ -57,11 +58,19 @@ const memberCards: AccessSource = ({ now }) => sql`
   join orders o on o.kind = 'user-card' and o.status in ('paid', 'used') and o.building_id = s.building_id
   where o.valid_to > ${now.toISOString()}::timestamptz and o.valid_from is not null`;
 
+const enterpriseGroups: AccessSource = ({ now }) => sql`
+  select kd.device_id, ku.member_id, ku.phone, g.valid_from, g.valid_to
+  from kreator_devices kd
+  join scope on scope.device_id = kd.device_id
+  join kreator_user_groups g on g.id = kd.group_id and g.status = 'enabled'
+  join kreator_users ku on ku.group_id = g.id
+  where g.valid_to > ${now.toISOString()}::timestamptz`;
+
 /** The order kinds that open doors: their moves re-sync the devices of their building. */
 export const doorOrderKinds = ['office-station', 'activity-station', 'user-card'] as const;
 
-/** Every source of access; the enterprise access groups' source joins here. */
-export const accessSources: AccessSource[] = [bookings, memberCards];
+/** Every source of access. */
+export const accessSources: AccessSource[] = [bookings, memberCards, enterpriseGroups];
 
 interface Row {
   device_id: number | string;
@@ -130,7 +139,12 @@ export function nextExpiryOf(state: AccessState, now = Date.now()): Date | null 
  */
 export async function devicesAffected(
   db: Executor,
-  scope: { buildingIds?: readonly number[]; setIds?: readonly number[]; deviceIds?: readonly number[] },
+  scope: {
+    buildingIds?: readonly number[];
+    setIds?: readonly number[];
+    deviceIds?: readonly number[];
+    groupIds?: readonly number[];
+  },
 ): Promise<number[]> {
   const parts: SQL[] = [];
   const list = (values: readonly number[]) =>
@@ -147,6 +161,10 @@ export async function devicesAffected(
   if (scope.setIds?.length)
     parts.push(
       sql`select sd.device_id from device_set_devices sd where sd.set_id in (${list(scope.setIds)})`,
+    );
+  if (scope.groupIds?.length)
+    parts.push(
+      sql`select kd.device_id from kreator_devices kd where kd.group_id in (${list(scope.groupIds)})`,
     );
   const ids = new Set(scope.deviceIds ?? []);
   if (parts.length) {

@@ -16,6 +16,8 @@ import {
   deviceSetSpaces,
   deviceSets,
   devices,
+  kreatorDevices,
+  kreatorUserGroups,
   members,
   spaces,
   ssoUsers,
@@ -85,6 +87,24 @@ async function registerDemoDevices(app: FastifyInstance, count: number): Promise
     if (floorIds.length)
       await app.db.insert(deviceSetSpaces).values(floorIds.map((spaceId) => ({ setId: set.id, spaceId })));
   }
+  // Each demo 企业门禁组 opens the demo doors of its building.
+  const groups = await app.db
+    .select({ id: kreatorUserGroups.id, buildingId: kreatorUserGroups.buildingId })
+    .from(kreatorUserGroups);
+  const gateBuildings = new Map(
+    (
+      await app.db
+        .select({ id: spaces.id, buildingId: spaces.buildingId })
+        .from(spaces)
+        .where(eq(spaces.kind, 'gate'))
+    ).map((g) => [g.id, g.buildingId]),
+  );
+  const links = groups.flatMap((group) =>
+    rows
+      .filter((r) => r.spaceId !== null && gateBuildings.get(r.spaceId) === group.buildingId)
+      .map((r) => ({ groupId: group.id, deviceId: r.id })),
+  );
+  if (links.length) await app.db.insert(kreatorDevices).values(links).onConflictDoNothing();
   await writeHistory(app, rows);
   return rows.map((r) => r.id);
 }

@@ -103,6 +103,8 @@ export interface CrudOptions<F extends Fields> {
    * (child rows that go with a record, each audited).
    */
   beforeRemove?: (rows: Row[], context: { request: FastifyRequest; tx: Executor }) => Promise<void>;
+  /** Runs once a removal has committed, with the rows removed (re-syncing door devices, say). */
+  afterRemove?: (rows: Row[], request: FastifyRequest) => void;
   /** Extra page filters beyond the declared search fields. */
   where?: (request: FastifyRequest) => SQL | undefined;
   /**
@@ -567,8 +569,9 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
     }
 
     if (has('remove')) {
-      const remove = (request: FastifyRequest, ids: number[]) =>
-        app.db.transaction(async (tx) => {
+      const remove = async (request: FastifyRequest, ids: number[]) => {
+        let removedRows: Row[] = [];
+        const answer = await app.db.transaction(async (tx) => {
           const rows = (await tx.select().from(table).where(inArray(table.id, ids))) as Row[];
           if (rows.length !== new Set(ids).size) throw notFound(resourceMessages.notFound(resource));
           for (const row of rows) authorize(row, request, 'remove');
@@ -605,8 +608,12 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
               tx,
             );
           }
+          removedRows = rows;
           return ok({ removed: rows.length }, resourceMessages.removed(rows.length));
         });
+        options.afterRemove?.(removedRows, request);
+        return answer;
+      };
       const removed = envelope(z.object({ removed: z.number().int() }));
       r.delete(
         `${paths.remove}/:id`,

@@ -68,6 +68,13 @@ export interface ExcelImportOptions<F extends Fields> extends Pick<
   sample?: Partial<
     Record<keyof F & string, (row: Values, request: FastifyRequest) => Promise<string | number | undefined>>
   >;
+  /**
+   * Values every row gets from the request rather than from its cells (the access group a member
+   * list is imported into, from the query); a 400 thrown here refuses the file.
+   */
+  fixedValues?: (request: FastifyRequest) => Promise<Values> | Values;
+  /** Runs once an import has committed (re-syncing door devices, say). */
+  afterImport?: (request: FastifyRequest) => void;
   /** The 必填 column of the 说明 sheet where it depends on other cells (楼层: 楼宇设有楼层时必填). */
   requiredWhen?: Partial<Record<keyof F & string, string>>;
 }
@@ -423,6 +430,7 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
   }
 
   async function importFile(request: FastifyRequest, data: Buffer): Promise<number> {
+    const fixed = (await options.fixedValues?.(request)) ?? {};
     const rows = await readRows(data);
 
     const refs = await lookups(request);
@@ -462,7 +470,7 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
       // against the row's other rules, and the row's own checks (prepare) run on the cells that
       // are valid, so fixing one error never reveals the next.
       for (const { row, cells, unreadable } of parsed) {
-        const result = schema.safeParse(cells);
+        const result = schema.safeParse({ ...fixed, ...cells });
         let valid = unreadable.size === 0 && result.success;
         if (!result.success) {
           for (const issue of result.error.issues) {
@@ -474,7 +482,7 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
         const values = result.success
           ? (result.data as Values)
           : Object.fromEntries(
-              Object.entries(cells).flatMap(([key, value]) => {
+              Object.entries({ ...fixed, ...cells }).flatMap(([key, value]) => {
                 const own = options.resource.fields[key]?.schema.safeParse(value);
                 return own?.success ? [[key, own.data]] : [];
               }),
@@ -576,6 +584,7 @@ export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<
         const data = await receive(request);
         try {
           const imported = await importFile(request, data);
+          options.afterImport?.(request);
           return ok({ imported }, importMessages.imported(imported));
         } catch (error) {
           if (!(error instanceof ImportRejected)) throw error;

@@ -225,17 +225,23 @@ export function ExcelImport({ templateUrl, importUrl, title, onDone }: ExcelImpo
  */
 export function ResourceExcelImport({
   resource,
+  query,
 }: {
   resource: Pick<ResourceDef, 'key' | 'base' | 'label' | 'permission'>;
+  /** Sent with the template and the import (the access group members are imported into). */
+  query?: Record<string, string | number>;
 }) {
   const queryClient = useQueryClient();
   const { can } = usePermission();
   if (!can([resourcePermissions(resource).edit])) return null;
   const paths = importPaths(resource);
+  const search = query
+    ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`
+    : '';
   return (
     <ExcelImport
-      templateUrl={paths.template}
-      importUrl={paths.excel}
+      templateUrl={paths.template + search}
+      importUrl={paths.excel + search}
       title={`导入${resource.label}`}
       onDone={() => void queryClient.invalidateQueries({ queryKey: [resource.key] })}
     />

@@ -23,13 +23,9 @@ import {
 } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  deviceEndpoints,
-  deviceSyncStateLabels,
-  MAX_PAGE_SIZE,
   prefixes,
   type DeviceRecord,
   type ListOption,
-  type Page,
 } from '@cowork/contract';
 import {
   DEVICE_SET_EDIT_PERMISSION,
@@ -39,6 +35,7 @@ import {
   type DeviceSetSpaceRecord,
 } from '@cowork/contract/resources/device-set';
 import { spaceKindOptions } from '@cowork/contract/resources/space';
+import { DeviceSelect, DeviceSyncTable } from '../../components/hardware/DevicePicker.tsx';
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
 import { SearchButtons } from '../../components/resource/page-parts.tsx';
 import { usePagedQuery } from '../../components/resource/use-paged-query.ts';
@@ -151,29 +148,6 @@ export default function DeviceSetPage() {
       )}
       {managing !== undefined && <SetDrawer id={managing} onClose={() => setManaging(undefined)} />}
     </Space>
-  );
-}
-
-/** Devices to pick from, searched by name on the server. */
-function DeviceSelect({ value, onChange }: { value?: number[]; onChange?: (ids: number[]) => void }) {
-  const [name, setName] = useState('');
-  const devices = useQuery({
-    queryKey: ['device', 'page', 'options', name],
-    queryFn: () =>
-      api.get<Page<DeviceRecord>>(deviceEndpoints.page, { size: MAX_PAGE_SIZE, name: name || undefined }),
-  });
-  return (
-    <Select
-      mode="multiple"
-      aria-label="设备"
-      placeholder="输入名称搜索设备"
-      filterOption={false}
-      showSearch={{ onSearch: setName }}
-      value={value}
-      onChange={onChange}
-      loading={devices.isLoading}
-      options={(devices.data?.records ?? []).map((d) => ({ value: d.id, label: `${d.name}（${d.sn}）` }))}
-    />
   );
 }
 
@@ -297,44 +271,9 @@ function SetDevices({ set }: { set: SetDetail }) {
           </Button>
         </Space.Compact>
       )}
-      <Table<DeviceRecord>
-        rowKey="id"
-        size="small"
-        pagination={false}
-        dataSource={set.devices}
-        locale={{ emptyText: '还没有设备，请在上方添加' }}
-        columns={[
-          { title: '设备名称', dataIndex: 'name' },
-          { title: '序列号', dataIndex: 'sn' },
-          {
-            title: '状态',
-            dataIndex: 'status',
-            render: (s: DeviceRecord['status']) =>
-              s === 'online' ? <Tag color="green">在线</Tag> : <Tag>离线</Tag>,
-          },
-          {
-            title: '权限同步',
-            dataIndex: 'syncState',
-            render: (s: DeviceRecord['syncState']) => (
-              <Tag color={s === 'synced' ? 'green' : s === 'syncing' ? 'blue' : 'orange'}>
-                {deviceSyncStateLabels[s]}
-              </Tag>
-            ),
-          },
-          ...(canEdit
-            ? [
-                {
-                  title: '操作',
-                  key: 'actions',
-                  render: (_: unknown, device: DeviceRecord) => (
-                    <Button type="link" size="small" danger onClick={() => takeOut.mutate(device)}>
-                      移出
-                    </Button>
-                  ),
-                },
-              ]
-            : []),
-        ]}
+      <DeviceSyncTable
+        devices={set.devices}
+        onRemove={canEdit ? (device) => takeOut.mutate(device) : undefined}
       />
     </Space>
   );

@@ -1,0 +1,175 @@
+/**
+ * A group's members (kreator-user): page, `add` (one person by name and phone), `bind` (existing
+ * members), `delete` and the Excel import. Each row links the member with its phone; a phone no
+ * member has yet becomes a new member with source 企业导入 and the group's company. Every change
+ * re-syncs the group's devices once committed.
+ */
+import { eq, inArray } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { fieldInvalid } from '@cowork/contract';
+import {
+  KREATOR_EDIT_PERMISSION,
+  kreatorBindBody,
+  kreatorFieldLabels,
+  kreatorGroupQuery,
+  kreatorMessages,
+  kreatorUser,
+  kreatorUserEndpoints,
+} from '@cowork/contract/resources/kreator';
+import type { Executor } from '../../db/client.ts';
+import { csrSources, kreatorUserGroups, kreatorUsers, members } from '../../db/schema.ts';
+import { auditMany } from '../../lib/audit.ts';
+import { crudModule } from '../../lib/crud.ts';
+import { excelImportRoutes } from '../../lib/excel-import.ts';
+import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
+
+const ENTERPRISE_SOURCE = { name: '企业导入', code: 'enterprise' };
+const phoneLabel = kreatorUser.fields.phone.label;
+
+async function loadGroup(tx: Executor, id: number) {
+  const [group] = await tx.select().from(kreatorUserGroups).where(eq(kreatorUserGroups.id, id));
+  if (!group) throw badRequest(fieldInvalid(kreatorFieldLabels.groupId, kreatorMessages.groupNotFound));
+  return group;
+}
+
+/** The 企业导入 source, made on first use (staff may rename it; its code finds it). */
+async function enterpriseSourceId(tx: Executor): Promise<number | null> {
+  await tx
+    .insert(csrSources)
+    .values({ ...ENTERPRISE_SOURCE, sort: 99, published: true })
+    .onConflictDoNothing();
+  const [source] = await tx
+    .select({ id: csrSources.id })
+    .from(csrSources)
+    .where(eq(csrSources.code, ENTERPRISE_SOURCE.code));
+  return source?.id ?? null;
+}
+
+/** The member with this phone, created (企业导入, the group's company) when there is none. */
+export async function memberOfPhone(tx: Executor, phone: string, name: string, companyName: string) {
+  const find = () =>
+    tx.select({ id: members.id, status: members.status }).from(members).where(eq(members.phone, phone));
+  let [member] = await find();
+  if (!member) {
+    const sourceId = await enterpriseSourceId(tx);
+    await tx
+      .insert(members)
+      .values({ phone, nickname: name, realName: name, companyName, sourceId })
+      .onConflictDoNothing();
+    [member] = await find();
+  }
+  if (member.status !== 'enabled')
+    throw badRequest(fieldInvalid(phoneLabel, kreatorMessages.memberDisabled(phone)));
+  return member.id;
+}
+
+const resync = (request: FastifyRequest, groupIds: number[]) =>
+  void request.server.devices.accessChanged({ groupIds: [...new Set(groupIds)] });
+
+const options = {
+  resource: kreatorUser,
+  table: kreatorUsers,
+  async prepare(values: Record<string, unknown>, { tx }: { tx: Executor }) {
+    const group = await loadGroup(tx, values.groupId as number);
+    // An import row whose phone was refused is already reported: there is no member to link.
+    if (typeof values.phone !== 'string') return values;
+    const name = typeof values.name === 'string' ? values.name : '';
+    const memberId = await memberOfPhone(tx, values.phone, name, group.companyName);
+    return { ...values, memberId };
+  },
+};
+
+/** The group an import goes into: `?groupId=` of the template and import calls. */
+function importedGroup(request: FastifyRequest) {
+  const query = kreatorGroupQuery.safeParse(request.query);
+  if (!query.success) throw badRequest(fieldInvalid(kreatorFieldLabels.groupId, '请先选择要导入的门禁组'));
+  return query.data;
+}
+
+export const kreatorUserRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(
+    crudModule({
+      ...options,
+      afterCommit: ({ after }, request) => resync(request, [after.groupId as number]),
+      afterRemove: (rows, request) =>
+        resync(
+          request,
+          rows.map((r) => r.groupId as number),
+        ),
+    }),
+  );
+  await app.register(
+    excelImportRoutes({
+      ...options,
+      fields: ['name', 'phone'],
+      example: { name: '张三', phone: '13800138000' },
+      fixedValues: async (request) => {
+        const { groupId } = importedGroup(request);
+        await loadGroup(request.server.db, groupId);
+        return { groupId };
+      },
+      afterImport: (request) => resync(request, [importedGroup(request).groupId]),
+    }),
+  );
+
+  app.post(
+    kreatorUserEndpoints.bind,
+    {
+      config: { permission: KREATOR_EDIT_PERMISSION, fieldLabels: kreatorFieldLabels },
+      schema: {
+        tags: [kreatorUser.key],
+        summary: '把已有会员加入门禁组（已在组内的跳过）',
+        body: kreatorBindBody,
+        response: { 200: envelope(z.object({ added: z.number().int(), skipped: z.number().int() })) },
+      },
+    },
+    async (request) => {
+      const { groupId, memberIds } = request.body;
+      const ids = [...new Set(memberIds)];
+      const answer = await app.db.transaction(async (tx) => {
+        await loadGroup(tx, groupId);
+        const found = await tx
+          .select({
+            id: members.id,
+            phone: members.phone,
+            nickname: members.nickname,
+            realName: members.realName,
+            status: members.status,
+          })
+          .from(members)
+          .where(inArray(members.id, ids));
+        if (found.length !== ids.length) throw notFound(kreatorMessages.membersMissing);
+        const disabled = found.find((m) => m.status !== 'enabled');
+        if (disabled)
+          throw badRequest(
+            fieldInvalid(kreatorFieldLabels.memberIds, kreatorMessages.memberDisabled(disabled.phone)),
+          );
+        const by = request.user?.id ?? null;
+        const added = await tx
+          .insert(kreatorUsers)
+          .values(
+            found.map((m) => ({
+              groupId,
+              memberId: m.id,
+              phone: m.phone,
+              name: m.realName || m.nickname || m.phone,
+              createdBy: by,
+              updatedBy: by,
+            })),
+          )
+          .onConflictDoNothing()
+          .returning();
+        await auditMany(
+          request,
+          added.map((row) => ({ action: 'bind', resource: kreatorUser.key, resourceId: row.id, after: row })),
+          tx,
+        );
+        return { added: added.length, skipped: ids.length - added.length };
+      });
+      resync(request, [groupId]);
+      return ok(answer, kreatorMessages.bound(answer.added, answer.skipped));
+    },
+  );
+};

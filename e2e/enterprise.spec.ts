@@ -1,0 +1,91 @@
+import { expect, test } from '@playwright/test';
+import { choose, demo, itemInput, signIn, workbookFile } from './helpers';
+
+const day = (offset: number) => {
+  const d = new Date(Date.now() + 8 * 3_600_000 + offset * 86_400_000);
+  return d.toISOString().slice(0, 10);
+};
+
+test('企业门禁组: a group gets members from Excel and a demo door; removing a member syncs the door again', async ({
+  page,
+}) => {
+  await signIn(page, demo.yunying);
+  await page.goto('/enterprise/accessControl');
+  await expect(page.getByTestId('page-title')).toHaveText('企业门禁组');
+  await expect(page.getByRole('row').filter({ hasText: '星河科技门禁组' })).toContainText('启用');
+
+  const name = `E2E门禁组${Date.now() % 100_000}`;
+  await page.getByRole('button', { name: '新建企业门禁组' }).click();
+  const drawer = page.getByRole('dialog', { name: '新建企业门禁组' });
+  await drawer.getByLabel('门禁组名称', { exact: true }).fill(name);
+  await drawer.getByLabel('企业名称', { exact: true }).fill('端到端测试有限公司');
+  await choose(page, '楼宇', '氪空间·望京SOHO')(drawer);
+  await itemInput(drawer, '生效时间').fill(`${day(-1)} 09:00:00`);
+  await itemInput(drawer, '生效时间').press('Enter');
+  await itemInput(drawer, '失效时间').fill(`${day(-2)} 09:00:00`);
+  await itemInput(drawer, '失效时间').press('Enter');
+  await choose(page, '状态', '启用')(drawer);
+  await drawer.getByRole('button', { name: /保\s*存/ }).click();
+  // The server refuses a group ending before it starts, naming the field.
+  await expect(page.getByText(/失效时间：失效时间必须晚于生效时间/)).toBeVisible();
+  await itemInput(drawer, '失效时间').fill(`${day(60)} 18:00:00`);
+  await itemInput(drawer, '失效时间').press('Enter');
+  await drawer.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(drawer).toBeHidden();
+
+  const row = page.getByRole('table').getByRole('row').filter({ hasText: name });
+  await row.getByRole('button', { name: '成员与设备' }).click();
+  const group = page.getByRole('dialog', { name: `企业门禁组：${name}` });
+
+  // Members from Excel: a bad file imports nothing and lists its rows; a good one imports all.
+  await group.getByRole('button', { name: /Excel 导入/ }).click();
+  const importer = page.getByRole('dialog', { name: '导入门禁组成员' });
+  const bad = await workbookFile(
+    'kreator-bad.xlsx',
+    ['姓名', '手机号'],
+    [
+      ['钱一', '17800001001'],
+      ['孙二', '178000'],
+    ],
+  );
+  await importer.locator('input[type=file]').setInputFiles(bad);
+  await expect(importer.getByText(/有 1 行数据有误，未导入任何数据/)).toBeVisible();
+  await expect(importer.getByRole('table', { name: '错误报告' })).toContainText('手机号');
+  const good = await workbookFile(
+    'kreator-good.xlsx',
+    ['姓名', '手机号'],
+    [
+      ['钱一', '17800001001'],
+      ['孙二', '17800001002'],
+    ],
+  );
+  await importer.locator('input[type=file]').setInputFiles(good);
+  await expect(importer.getByRole('progressbar')).toBeVisible();
+  await expect(importer.getByText('已导入 2 条数据')).toBeVisible();
+  await importer.getByRole('button', { name: 'Close' }).or(importer.getByLabel('Close')).first().click();
+  const members = group.getByRole('tabpanel', { name: '成员' });
+  await expect(members.getByRole('row').filter({ hasText: '17800001002' })).toContainText('孙二');
+
+  // A door: added from the picker, shown 已同步 once the device has acked the group's members.
+  await group.getByRole('tab', { name: '设备' }).click();
+  const doors = group.getByRole('tabpanel', { name: '设备' });
+  await choose(page, '设备', '大堂闸机（DEMO-001）')(doors);
+  await doors.getByRole('button', { name: '添加设备' }).click();
+  await expect(page.getByText('已添加 1 台设备，设备正在同步权限')).toBeVisible();
+  const door = doors.getByRole('row').filter({ hasText: 'DEMO-001' });
+  await expect(door).toContainText('已同步');
+
+  // Revoking a member reaches the door: it syncs again and shows 已同步.
+  await group.getByRole('tab', { name: '成员' }).click();
+  const leaving = members.getByRole('row').filter({ hasText: '17800001001' });
+  await leaving.getByRole('button', { name: /删\s*除/ }).click();
+  await page
+    .getByRole('tooltip')
+    .getByRole('button', { name: /删\s*除/ })
+    .click();
+  await expect(leaving).toHaveCount(0);
+  await group.getByRole('tab', { name: '设备' }).click();
+  await expect(door).toContainText('已同步');
+  await page.keyboard.press('Escape');
+  await expect(row).toContainText('1');
+});
