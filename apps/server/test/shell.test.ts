@@ -150,35 +150,43 @@ describe('role definitions follow the route table', () => {
     }
   });
 
-  test('a screen built later joins the menus and the roles that cover its group', async () => {
-    // A 企业管理 screen not built yet: the administrator covers every group, 运营 does not cover
-    // this one and still sees no 企业管理 menu.
-    const route = menuRoutes.filter((r) => r.group === 'enterprise' && !r.built).at(-1)!;
-    route.built = true;
-    try {
-      await syncMenus(t.db);
-      await refreshDemoRoles(t.db);
-      const menu = async (user: readonly [string, string]) =>
-        (await get<MenuItem[]>(endpoints.menuUserTree, await t.auth(user[0], user[1]))).body.data.find(
-          (m) => m.name === '企业管理',
+  // A screen not built yet (the last of the table); none once every screen is built.
+  const unbuilt = menuRoutes.filter((r) => !r.built).at(-1);
+  test.skipIf(!unbuilt)(
+    'a screen built later joins the menus and the roles that cover its group',
+    async () => {
+      const route = unbuilt!;
+      const group = menuGroups.find((g) => g.key === route.group)!;
+      const grants = operationRole.grants === '*' ? undefined : operationRole.grants.groups;
+      const coveredByOperation = Boolean(grants?.[route.group!]);
+      route.built = true;
+      try {
+        await syncMenus(t.db);
+        await refreshDemoRoles(t.db);
+        const menu = async (user: readonly [string, string]) =>
+          (await get<MenuItem[]>(endpoints.menuUserTree, await t.auth(user[0], user[1]))).body.data.find(
+            (m) => m.name === group.name,
+          );
+        // Beside the screens of the group already built (in menu order).
+        const built = menuRoutes.filter((r) => r.group === route.group && r.built).map((r) => r.path);
+        expect(built).toContain(route.path);
+        expect((await menu(demo.admin))?.children.map((c) => c.url)).toEqual(built);
+        // 运营 gains it when its definition covers the group, and sees nothing of it otherwise.
+        const seen = (await menu(demo.yunying))?.children.map((c) => c.url) ?? [];
+        expect(seen.includes(route.path)).toBe(coveredByOperation);
+        const actions = await t.db.select().from(ssoMenus).where(eq(ssoMenus.type, 'action'));
+        expect(actions.map((a) => a.permission)).toEqual(
+          expect.arrayContaining((['view', 'edit', 'remove'] as const).map((a) => permissionOf(route, a))),
         );
-      // Beside the screens of the group already built (in menu order).
-      const built = menuRoutes.filter((r) => r.group === 'enterprise' && r.built).map((r) => r.path);
-      expect(built).toContain(route.path);
-      expect((await menu(demo.admin))?.children.map((c) => c.url)).toEqual(built);
-      expect(await menu(demo.yunying)).toBeUndefined();
-      const actions = await t.db.select().from(ssoMenus).where(eq(ssoMenus.type, 'action'));
-      expect(actions.map((a) => a.permission)).toEqual(
-        expect.arrayContaining((['view', 'edit', 'remove'] as const).map((a) => permissionOf(route, a))),
-      );
-      // Syncing again adds nothing.
-      const before = (await t.db.select().from(ssoMenus)).length;
-      await syncMenus(t.db);
-      expect((await t.db.select().from(ssoMenus)).length).toBe(before);
-    } finally {
-      route.built = false;
-    }
-  });
+        // Syncing again adds nothing.
+        const before = (await t.db.select().from(ssoMenus)).length;
+        await syncMenus(t.db);
+        expect((await t.db.select().from(ssoMenus)).length).toBe(before);
+      } finally {
+        route.built = false;
+      }
+    },
+  );
 });
 
 describe('audit-log page', () => {

@@ -1,12 +1,7 @@
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  ACCESS_TOKEN_TTL_SECONDS,
-  endpoints,
-  menuRoutes,
-  REFRESH_TOKEN_TTL_SECONDS,
-} from '@cowork/contract';
+import { ACCESS_TOKEN_TTL_SECONDS, endpoints, menuRoutes, REFRESH_TOKEN_TTL_SECONDS } from '@cowork/contract';
 import { buildApp } from '../src/app.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import type { DbHandle } from '../src/db/client.ts';

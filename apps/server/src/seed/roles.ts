@@ -33,8 +33,10 @@ export const superAdminRole: RoleDefinition = {
 export const operationRole: RoleDefinition = {
   code: 'operation',
   name: '运营',
-  description: '管理产品、订单、线索与门禁设备',
-  grants: { groups: { product: all, order: all, clue: all, hardware: all } },
+  description: '管理产品、订单、线索、门禁设备、企业客户与会议卡活动',
+  grants: {
+    groups: { product: all, order: all, clue: all, hardware: all, enterprise: all, operation: all },
+  },
 };
 
 export const financeRole: RoleDefinition = {
