@@ -86,7 +86,7 @@ const leaves: [string, string, string, string, boolean][] = [
   ['hardware', 'map', '门禁联动', 'hardware/map', true],
   ['enterprise', 'accessControl', '企业门禁组', 'enterprise/accessControl', true],
   ['enterprise', 'teamCard', '企业会议卡', 'enterprise/teamCard', false],
-  ['operation', 'meeting', '会议卡活动', 'operation/meeting', false],
+  ['operation', 'meeting', '会议卡活动', 'operation/meeting', true],
 ];
 
 const groupName = (key: string) => menuGroups.find((g) => g.key === key)!.name;

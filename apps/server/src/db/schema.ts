@@ -621,6 +621,35 @@ export const teamCards = pgTable(
   (t) => [uniqueIndex('team_cards_name_lower_key').on(sql`lower(${t.name})`)],
 );
 
+/**
+ * 会议卡活动: a meeting card sold at a discount price within a window from a limited stock. `sold`
+ * is taken by one guarded UPDATE per sale and given back by a cancel or refund; the CHECK holds
+ * sold within 0…stock whatever races.
+ */
+export const teamCardActivities = pgTable(
+  'team_card_activities',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    teamCardId: integer('team_card_id')
+      .notNull()
+      .references(() => teamCards.id, { onDelete: 'restrict' }),
+    discountPriceFen: integer('discount_price_fen').notNull(),
+    startAt: timestamptz('start_at').notNull(),
+    endAt: timestamptz('end_at').notNull(),
+    stock: integer('stock').notNull(),
+    sold: integer('sold').notNull().default(0),
+    limitPerUser: integer('limit_per_user').notNull(),
+    published: boolean('published').notNull().default(false),
+    ...authored(),
+  },
+  (t) => [
+    index('team_card_activities_card_idx').on(t.teamCardId),
+    check('team_card_activities_sold_check', sql`${t.sold} >= 0 and ${t.sold} <= ${t.stock}`),
+    check('team_card_activities_window_check', sql`${t.endAt} > ${t.startAt}`),
+  ],
+);
+
 export const seatTypeValues = ['fixed', 'flexible'] as const;
 export const seatGoodsUnitValues = ['day', 'month'] as const;
 
@@ -765,6 +794,10 @@ export const orders = pgTable(
     balanceFen: integer('balance_fen'),
     /** The meeting-card order (kind team-card) whose balance paid this booking, if any. */
     cardOrderId: integer('card_order_id').references((): AnyPgColumn => orders.id, { onDelete: 'restrict' }),
+    /** The 会议卡活动 a meeting card was sold in (its price and stock), if any. */
+    activityId: integer('activity_id').references((): AnyPgColumn => teamCardActivities.id, {
+      onDelete: 'restrict',
+    }),
     /** The invoice request covering this order; cleared when that request is rejected. */
     invoiceId: integer('invoice_id').references((): AnyPgColumn => invoices.id, { onDelete: 'set null' }),
     ...authored(),
@@ -777,6 +810,7 @@ export const orders = pgTable(
     // The dashboard and the share list count paid orders by payment time.
     index('orders_paid_idx').on(t.paidAt),
     index('orders_card_order_idx').on(t.cardOrderId),
+    index('orders_activity_member_idx').on(t.activityId, t.memberId),
     index('orders_invoice_idx').on(t.invoiceId),
     uniqueIndex('orders_card_no_key').on(t.cardNo),
     // Every list is one kind, newest first; the other filters narrow it.

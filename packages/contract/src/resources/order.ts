@@ -245,6 +245,8 @@ export const orderPaths = (def: Pick<ResourceDef, 'base'>) => ({
   products: `${def.base}/save/products`,
   /** Bookings: the member's meeting cards that can pay, with their balances (新建订单's card list). */
   cards: `${def.base}/save/cards`,
+  /** Meeting cards: the 会议卡活动 selling a card now, with their price and what is left. */
+  activities: `${def.base}/save/activities`,
 });
 
 const orderId = numeric(
@@ -312,6 +314,7 @@ export const orderSaveLabels = {
   startAt: '预订开始时间',
   endAt: '预订结束时间',
   cardNo: '会议卡卡号',
+  activityId: '会议卡活动',
 };
 
 /**
@@ -325,7 +328,7 @@ const memberPhone = z
   .min(1, '请填写会员手机号')
   .pipe(phoneSchema);
 
-export function orderSaveBody(def: Pick<OrderResource, 'booking'>) {
+export function orderSaveBody(def: Pick<OrderResource, 'booking' | 'kind'>) {
   return z
     .object({
       memberPhone,
@@ -342,6 +345,11 @@ export function orderSaveBody(def: Pick<OrderResource, 'booking'>) {
       startAt: def.booking ? moment('预订开始时间') : z.never({ error: '该订单没有预订时间' }).optional(),
       endAt: def.booking ? moment('预订结束时间') : z.never({ error: '该订单没有预订时间' }).optional(),
       cardNo: optionalText('会议卡卡号', 40),
+      // A meeting card sold in a 会议卡活动: the activity's price, from its stock.
+      activityId:
+        def.kind === 'team-card'
+          ? positiveId('会议卡活动').nullish()
+          : z.never({ error: '只有会议卡订单可以参加会议卡活动' }).optional(),
     })
     .superRefine((body, ctx) => {
       if (body.payMethod === 'card' && !body.cardNo) {
@@ -368,6 +376,21 @@ export const memberCardOption = z.object({
   buildingIds: z.array(z.number().int()).nullable(),
 });
 export type MemberCardOption = z.infer<typeof memberCardOption>;
+
+/** The query of `{base}/save/activities`: which card. */
+export const cardActivitiesQuery = z.object({ productId: positiveId('产品') });
+
+/** A 会议卡活动 selling the card now (published, within its window, not sold out). */
+export const cardActivityOption = z.object({
+  value: z.number().int(),
+  label: z.string(),
+  discountPriceFen: z.number().int(),
+  remaining: z.number().int(),
+  limitPerUser: z.number().int(),
+  /** ISO 8601, Beijing time. */
+  endAt: z.string(),
+});
+export type CardActivityOption = z.infer<typeof cardActivityOption>;
 
 /** One option of `{base}/save/products`. */
 export const orderProductOption = z.object({

@@ -40,6 +40,7 @@ import { assertNotInvoiced } from '../../lib/invoice-guard.ts';
 import { labelOf, shanghaiTime, yuanColumn, type ExcelColumn } from '../../lib/excel-export.ts';
 import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
 import { toIso, toIsoOrNull } from '../../lib/time.ts';
+import { giveBack } from './activity-sale.ts';
 import { bookingTimes, restoreCard } from './booking.ts';
 import { saveRoutes } from './save.ts';
 
@@ -317,6 +318,8 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
           : undefined;
         throw conflict(failed ? await failed.refusal(tx, current) : illegalMoveMessage(current.status, to));
       }
+      // A card sold in a 会议卡活动 gives its one back to the stock.
+      if (to === 'cancelled' || to === 'refunded') await giveBack(tx, moved);
       // A booking paid from a meeting card gives the amount back to the card in the same transaction.
       if (
         to === 'refunded' &&

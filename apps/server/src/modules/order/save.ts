@@ -10,6 +10,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { fieldInvalid, resourcePermissions } from '@cowork/contract';
 import {
+  cardActivitiesQuery,
+  cardActivityOption,
   memberCardOption,
   memberCardsQuery,
   orderDetail,
@@ -37,6 +39,7 @@ import {
   stationTables,
   type BookingKind,
 } from './booking.ts';
+import { sellingActivities, takeActivityStock } from './activity-sale.ts';
 import { formatOrderNo, reserveOrderIds } from './order-number.ts';
 import { stationSnapshot, teamCardSnapshot, userCardSnapshot } from './snapshot.ts';
 
@@ -181,14 +184,26 @@ export function saveRoutes(
           .select({ name: buildings.name })
           .from(buildings)
           .where(eq(buildings.id, input.buildingId));
+        // Sold in a 会议卡活动: the activity's price (the difference is the discount), from its stock.
+        const activity = input.activityId
+          ? await takeActivityStock(tx, {
+              activityId: input.activityId,
+              teamCardId: input.productId,
+              memberId: member.id,
+              now,
+            })
+          : undefined;
+        const snapshot = product.snapshot(building?.name ?? null);
         values = {
           kind,
           memberId: member.id,
           memberPhone: member.phone,
           productId: input.productId,
-          productSnapshot: product.snapshot(building?.name ?? null),
+          productSnapshot: activity ? { ...snapshot, activityTitle: activity.title } : snapshot,
           buildingId: input.buildingId,
           amountFen: product.priceFen,
+          discountFen: activity ? product.priceFen - activity.discountPriceFen : 0,
+          activityId: activity?.id ?? null,
           status: 'pending',
         };
       }
@@ -376,6 +391,21 @@ export function saveRoutes(
       },
       async () => ok(await products(app.db)),
     );
+    if (kind === 'team-card') {
+      r.get(
+        paths.activities,
+        {
+          config: { permission: permissions.edit, fieldLabels: labels },
+          schema: {
+            tags,
+            summary: '正在售卖该会议卡的会议卡活动（新建会议卡订单）',
+            querystring: cardActivitiesQuery,
+            response: { 200: envelope(z.array(cardActivityOption)) },
+          },
+        },
+        async (request) => ok(await sellingActivities(app.db, request.query.productId)),
+      );
+    }
     if (resource.booking) {
       r.get(
         paths.cards,

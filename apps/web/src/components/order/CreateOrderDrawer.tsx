@@ -12,6 +12,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatYuan, PHONE_PATTERN, prefixes, type ListOption } from '@cowork/contract';
 import {
   orderPaths,
+  type CardActivityOption,
   type MemberCardOption,
   orderSaveLabels as labels,
   savePayMethodOptions,
@@ -35,6 +36,7 @@ interface Values {
   payMethod: 'offline' | 'card';
   paid: boolean;
   cardNo?: string;
+  activityId?: number;
   referrerPhone?: string;
   remark?: string;
 }
@@ -116,6 +118,15 @@ export function CreateOrderDrawer({
     enabled: open && payMethod === 'card' && phoneComplete,
   });
 
+  // Meeting cards may be sold in a 会议卡活动 selling this card now.
+  const activities = useQuery({
+    queryKey: [resource.key, 'activities', productId],
+    queryFn: () => api.get<CardActivityOption[]>(paths.activities, { productId }),
+    enabled: open && resource.kind === 'team-card' && productId !== undefined,
+  });
+  const activityId = Form.useWatch('activityId', form);
+  const activity = activities.data?.find((a) => a.value === activityId);
+
   const times = useMemo(() => {
     if (!product?.openTime || !product.closeTime) return { starts: [], ends: [] };
     const open = minutesOf(product.openTime);
@@ -130,7 +141,7 @@ export function CreateOrderDrawer({
       ? from && to && minutesOf(to) > minutesOf(from)
         ? Math.round((product.priceFen * (minutesOf(to) - minutesOf(from))) / 60)
         : undefined
-      : product?.priceFen;
+      : (activity?.discountPriceFen ?? product?.priceFen);
 
   const save = useSubmit({
     mutationFn: (form: Values) => {
@@ -143,6 +154,7 @@ export function CreateOrderDrawer({
         payMethod: values.payMethod,
         paid: values.payMethod === 'card' ? true : values.paid,
         cardNo: values.payMethod === 'card' ? values.cardNo?.trim() : undefined,
+        activityId: values.activityId,
         referrerPhone: values.referrerPhone?.trim() || undefined,
         remark: values.remark?.trim() || undefined,
         ...(resource.booking && values.day && values.from && values.to
@@ -182,7 +194,12 @@ export function CreateOrderDrawer({
         onValuesChange={(changed: Partial<Values>) => {
           // Times and the building depend on the product; the end on the start.
           if ('productId' in changed)
-            form.setFieldsValue({ from: undefined, to: undefined, buildingId: undefined });
+            form.setFieldsValue({
+              from: undefined,
+              to: undefined,
+              buildingId: undefined,
+              activityId: undefined,
+            });
           if ('from' in changed) form.setFieldsValue({ to: undefined });
           // The cards listed are the member's: another member, another list.
           if ('memberPhone' in changed) form.setFieldsValue({ cardNo: undefined });
@@ -215,6 +232,34 @@ export function CreateOrderDrawer({
               options={buildings.data
                 ?.filter((b) => product?.buildingIds.includes(b.value))
                 .map((b) => ({ value: b.value, label: b.label }))}
+            />
+          </Form.Item>
+        )}
+        {resource.kind === 'team-card' && (
+          <Form.Item
+            name="activityId"
+            label={labels.activityId}
+            extra={
+              activity
+                ? `按活动价 ${formatYuan(activity.discountPriceFen)} 售卖，剩余 ${activity.remaining} 张，每人限购 ${activity.limitPerUser} 张`
+                : '不选则按会议卡售价售卖'
+            }
+          >
+            <Select
+              allowClear
+              disabled={!product}
+              loading={activities.isFetching}
+              placeholder={
+                product
+                  ? activities.data?.length === 0
+                    ? '该会议卡当前没有进行中的活动'
+                    : '请选择会议卡活动（可不选）'
+                  : '请先选择产品'
+              }
+              options={activities.data?.map((a) => ({
+                value: a.value,
+                label: `${a.label} · 活动价 ${formatYuan(a.discountPriceFen)} · 剩余 ${a.remaining} · 至 ${a.endAt.slice(0, 10)}`,
+              }))}
             />
           </Form.Item>
         )}

@@ -141,7 +141,14 @@ export function FieldInput({
         />
       );
     case 'boolean':
-      return <Switch checked={Boolean(props.value)} onChange={props.onChange} />;
+      // The item's id, so its label names the switch (screen readers, and tests finding it by label).
+      return (
+        <Switch
+          id={(props as { id?: string }).id}
+          checked={Boolean(props.value)}
+          onChange={props.onChange}
+        />
+      );
     case 'enum':
       return (
         <Select

@@ -22,11 +22,7 @@ import {
   type TableProps,
 } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  prefixes,
-  type DeviceRecord,
-  type ListOption,
-} from '@cowork/contract';
+import { prefixes, type DeviceRecord, type ListOption } from '@cowork/contract';
 import {
   DEVICE_SET_EDIT_PERMISSION,
   DEVICE_SET_REMOVE_PERMISSION,
