@@ -143,11 +143,7 @@ export function FieldInput({
     case 'boolean':
       // The item's id, so its label names the switch (screen readers, and tests finding it by label).
       return (
-        <Switch
-          id={(props as { id?: string }).id}
-          checked={Boolean(props.value)}
-          onChange={props.onChange}
-        />
+        <Switch id={(props as { id?: string }).id} checked={Boolean(props.value)} onChange={props.onChange} />
       );
     case 'enum':
       return (
