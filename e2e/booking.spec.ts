@@ -12,7 +12,7 @@ import {
   orderPaths,
   teamCardOrder,
   userCardOrder,
-  type MemberCardOption,
+  type PayingCardOption,
   type OrderDetail,
   type OrderProductOption,
 } from '@cowork/contract/resources/order';
@@ -245,7 +245,7 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
     const { day, start, end } = await freeSlot(request, headers, station, buyer);
     const price = Math.round((station.priceFen * (end - start)) / 60);
     const listed = await request.get(`${room.cards}?memberPhone=${buyer.phone}`, { headers });
-    const ours = ((await listed.json()).data as MemberCardOption[]).find((c) => c.cardNo === meeting.cardNo)!;
+    const ours = ((await listed.json()).data as PayingCardOption[]).find((c) => c.cardNo === meeting.cardNo)!;
     expect(ours.balanceFen).toBe(meeting.balanceFen);
 
     await signIn(page, demo.yunying);

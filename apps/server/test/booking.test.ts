@@ -7,7 +7,7 @@ import {
   orderPaths,
   teamCardOrder,
   userCardOrder,
-  type MemberCardOption,
+  type PayingCardOption,
   type OrderDetail,
   type OrderProductOption,
 } from '@cowork/contract/resources/order';
@@ -482,7 +482,7 @@ describe('bookings, meeting-card balance and back-office orders (save)', () => {
     const theirs = await paidCard(undefined, stranger);
 
     for (const path of [room.cards, venue.cards]) {
-      const res = await call<MemberCardOption[]>(admin, 'GET', `${path}?memberPhone=${buyer.phone}`);
+      const res = await call<PayingCardOption[]>(admin, 'GET', `${path}?memberPhone=${buyer.phone}`);
       expect(res.status, res.raw).toBe(200);
       const listed = new Map(res.body.data.map((c) => [c.cardNo, c]));
       expect(listed.get(low.cardNo!)).toMatchObject({ balanceFen: 30_000, productName: '测试会议卡' });
@@ -503,7 +503,7 @@ describe('bookings, meeting-card balance and back-office orders (save)', () => {
     const bad = await call(admin, 'GET', `${room.cards}?memberPhone=12345`);
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toContain('会员手机号');
-    const nobody = await call<MemberCardOption[]>(admin, 'GET', `${room.cards}?memberPhone=13000000000`);
+    const nobody = await call<PayingCardOption[]>(admin, 'GET', `${room.cards}?memberPhone=13000000000`);
     expect(nobody.body.data).toEqual([]);
     // Card sales are not paid by card: their lists have no card list.
     expect((await call(admin, 'GET', `${meetingCard.save}/cards?memberPhone=${buyer.phone}`)).status).toBe(

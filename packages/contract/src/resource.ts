@@ -113,10 +113,11 @@ export interface ResourceDef<F extends Fields = Fields> {
   /** The field the `list` endpoint shows as an option's label. */
   titleField?: keyof F & string;
   /**
-   * The path segment of `save` and `remove` where the spec names them otherwise (企业门禁组 creates
-   * with `create`, its members are added with `add` and deleted with `delete`).
+   * The path segment of `save`, `remove` and `saveOrUpdate` where the spec names them otherwise
+   * (企业门禁组 creates with `create`, its members are added with `add` and deleted with `delete`,
+   * 企业会议卡 has `save-update`).
    */
-  names?: Partial<Record<'save' | 'remove', string>>;
+  names?: Partial<Record<'save' | 'remove' | 'saveOrUpdate', string>>;
   defaultSort?: { field: keyof F & string; order: 'ascend' | 'descend' };
 }
 
@@ -602,7 +603,7 @@ export const resourcePaths = (def: Pick<ResourceDef, 'base' | 'names'>) => ({
   editPublished: `${def.base}/edit-published`,
   list: `${def.base}/list`,
   publish: `${def.base}/publish`,
-  saveOrUpdate: `${def.base}/saveOrUpdate`,
+  saveOrUpdate: `${def.base}/${def.names?.saveOrUpdate ?? 'saveOrUpdate'}`,
 });
 
 export const resourcePermissions = (def: Pick<ResourceDef, 'permission'>) => ({

@@ -650,6 +650,64 @@ export const teamCardActivities = pgTable(
   ],
 );
 
+export const companyCardStatusValues = ['enabled', 'disabled'] as const;
+
+/**
+ * 企业会议卡: a company's balance its listed staff spend on bookings. The balance only moves with a
+ * ledger row in the same transaction; the CHECK keeps it from going below zero whatever races.
+ */
+export const companyCards = pgTable(
+  'company_cards',
+  {
+    id: serial('id').primaryKey(),
+    cardNo: text('card_no').notNull(),
+    companyName: text('company_name').notNull(),
+    teamCardId: integer('team_card_id')
+      .notNull()
+      .references(() => teamCards.id, { onDelete: 'restrict' }),
+    balanceFen: integer('balance_fen').notNull().default(0),
+    memberPhones: texts('member_phones'),
+    monthlyCapFen: integer('monthly_cap_fen'),
+    validUntil: timestamptz('valid_until').notNull(),
+    status: text('status', { enum: companyCardStatusValues }).notNull().default('enabled'),
+    ...authored(),
+  },
+  (t) => [
+    uniqueIndex('company_cards_card_no_key').on(t.cardNo),
+    index('company_cards_member_phones_idx').using('gin', t.memberPhones),
+    check('company_cards_balance_check', sql`${t.balanceFen} >= 0`),
+    check('company_cards_status_check', sql`${t.status} in ('enabled', 'disabled')`),
+  ],
+);
+
+export const ledgerKindValues = ['top-up', 'debit', 'credit'] as const;
+
+/** Every change of a company card's balance: who, why, by how much and what it left. */
+export const companyCardLedger = pgTable(
+  'company_card_ledger',
+  {
+    id: serial('id').primaryKey(),
+    cardId: integer('card_id')
+      .notNull()
+      .references(() => companyCards.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ledgerKindValues }).notNull(),
+    /** Signed: top-ups and credits add, debits take. */
+    amountFen: integer('amount_fen').notNull(),
+    balanceAfterFen: integer('balance_after_fen').notNull(),
+    orderId: integer('order_id'),
+    memberPhone: text('member_phone'),
+    remark: text('remark'),
+    byUserId: integer('by_user_id'),
+    byName: text('by_name'),
+    at: timestamptz('at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('company_card_ledger_card_idx').on(t.cardId, t.id),
+    index('company_card_ledger_member_idx').on(t.cardId, t.memberPhone, t.at),
+    check('company_card_ledger_kind_check', sql`${t.kind} in ('top-up', 'debit', 'credit')`),
+  ],
+);
+
 export const seatTypeValues = ['fixed', 'flexible'] as const;
 export const seatGoodsUnitValues = ['day', 'month'] as const;
 
@@ -794,6 +852,10 @@ export const orders = pgTable(
     balanceFen: integer('balance_fen'),
     /** The meeting-card order (kind team-card) whose balance paid this booking, if any. */
     cardOrderId: integer('card_order_id').references((): AnyPgColumn => orders.id, { onDelete: 'restrict' }),
+    /** The 企业会议卡 that paid a booking (payMethod card), credited back on refund. */
+    companyCardId: integer('company_card_id').references((): AnyPgColumn => companyCards.id, {
+      onDelete: 'restrict',
+    }),
     /** The 会议卡活动 a meeting card was sold in (its price and stock), if any. */
     activityId: integer('activity_id').references((): AnyPgColumn => teamCardActivities.id, {
       onDelete: 'restrict',

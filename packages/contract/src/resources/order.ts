@@ -363,19 +363,11 @@ export type OrderSaveBody = z.output<ReturnType<typeof orderSaveBody>>;
 export const memberCardsQuery = z.object({ memberPhone });
 
 /**
- * One meeting card of `{base}/save/cards`: the member's own, paid, unexpired and with money left,
- * soonest to expire first. The server checks it again when the booking is saved.
+ * One card of `{base}/save/cards` (the same answer as team-card-sale/find-list-by-phone): the
+ * member's own meeting cards and the company cards listing the phone. The server checks it again
+ * when the booking is saved.
  */
-export const memberCardOption = z.object({
-  cardNo: z.string(),
-  productName: z.string(),
-  balanceFen: z.number().int(),
-  /** ISO 8601, Beijing time. */
-  validTo: z.string(),
-  /** The buildings it may pay in; null when its product is gone (no limit then, as save checks it). */
-  buildingIds: z.array(z.number().int()).nullable(),
-});
-export type MemberCardOption = z.infer<typeof memberCardOption>;
+export { payingCardOption, type PayingCardOption } from './company-card.ts';
 
 /** The query of `{base}/save/activities`: which card. */
 export const cardActivitiesQuery = z.object({ productId: positiveId('产品') });

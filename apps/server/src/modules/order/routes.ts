@@ -40,6 +40,7 @@ import { assertNotInvoiced } from '../../lib/invoice-guard.ts';
 import { labelOf, shanghaiTime, yuanColumn, type ExcelColumn } from '../../lib/excel-export.ts';
 import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
 import { toIso, toIsoOrNull } from '../../lib/time.ts';
+import { actorOf, creditCompanyCard } from '../company-card/ledger.ts';
 import { giveBack } from './activity-sale.ts';
 import { bookingTimes, restoreCard } from './booking.ts';
 import { saveRoutes } from './save.ts';
@@ -317,6 +318,17 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
           ? guards.find((g) => !g.holds(current))
           : undefined;
         throw conflict(failed ? await failed.refusal(tx, current) : illegalMoveMessage(current.status, to));
+      }
+      // A booking paid from a 企业会议卡 credits the card back, as a ledger row.
+      if (to === 'refunded' && moved.companyCardId !== null && moved.paidFen > 0) {
+        await creditCompanyCard(tx, moved.companyCardId, {
+          kind: 'credit',
+          amountFen: moved.paidFen,
+          orderId: moved.id,
+          memberPhone: moved.memberPhone,
+          remark: `退款 ${moved.orderNo}${reason ? `：${reason}` : ''}`,
+          ...actorOf(request),
+        });
       }
       // A card sold in a 会议卡活动 gives its one back to the stock.
       if (to === 'cancelled' || to === 'refunded') await giveBack(tx, moved);

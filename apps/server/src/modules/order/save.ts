@@ -12,14 +12,14 @@ import { fieldInvalid, resourcePermissions } from '@cowork/contract';
 import {
   cardActivitiesQuery,
   cardActivityOption,
-  memberCardOption,
+  payingCardOption,
   memberCardsQuery,
   orderDetail,
   orderPaths,
   orderProductOption,
   orderSaveBody,
   orderSaveLabels,
-  type MemberCardOption,
+  type PayingCardOption,
   type OrderProductOption,
   type OrderResource,
   type OrderSaveBody,
@@ -39,6 +39,7 @@ import {
   stationTables,
   type BookingKind,
 } from './booking.ts';
+import { actorOf, companyCardByNo, debitCompanyCard, payingCards } from '../company-card/ledger.ts';
 import { sellingActivities, takeActivityStock } from './activity-sale.ts';
 import { formatOrderNo, reserveOrderIds } from './order-number.ts';
 import { stationSnapshot, teamCardSnapshot, userCardSnapshot } from './snapshot.ts';
@@ -127,8 +128,11 @@ export function saveRoutes(
         throw invalid('memberPhone', `会员 ${input.memberPhone} 已停用，不能下单`);
 
       const now = new Date();
+      const [id] = await reserveOrderIds(tx, 1);
+      const orderNo = formatOrderNo(kind, id, now);
       let values: Omit<NewOrder, 'id' | 'orderNo'>;
       let card: Order | undefined;
+      let company: Awaited<ReturnType<typeof companyCardByNo>>;
       let balanceAfter: number | undefined;
       if (resource.booking) {
         const bookingKind = kind as BookingKind;
@@ -150,8 +154,25 @@ export function saveRoutes(
           .from(buildings)
           .where(eq(buildings.id, station.buildingId));
         if (input.payMethod === 'card') {
-          card = await payingCard(tx, input.cardNo!, member.id, station.buildingId);
-          balanceAfter = await deductCard(tx, card, amountFen);
+          // A 企业会议卡 (the company's balance, the member listed on it) or the member's own meeting card.
+          company = await companyCardByNo(tx, input.cardNo!);
+          if (company) {
+            balanceAfter = await debitCompanyCard(
+              tx,
+              company,
+              {
+                amountFen,
+                phone: member.phone,
+                buildingId: station.buildingId,
+                orderId: id,
+                remark: `预订 ${orderNo}`,
+              },
+              actorOf(request),
+            );
+          } else {
+            card = await payingCard(tx, input.cardNo!, member.id, station.buildingId);
+            balanceAfter = await deductCard(tx, card, amountFen);
+          }
         }
         const paid = input.payMethod === 'card' || input.paid;
         values = {
@@ -169,6 +190,7 @@ export function saveRoutes(
           startAt,
           endAt,
           cardOrderId: card?.id ?? null,
+          companyCardId: company?.id ?? null,
         };
       } else {
         const product = await cardProduct(tx, kind as keyof typeof cardTables, input.productId);
@@ -208,14 +230,13 @@ export function saveRoutes(
         };
       }
 
-      const [id] = await reserveOrderIds(tx, 1);
       const by = request.user?.id ?? null;
       let [order] = await tx
         .insert(orders)
         .values({
           ...values,
           id,
-          orderNo: formatOrderNo(kind, id, now),
+          orderNo,
           referrerPhone: input.referrerPhone ?? null,
           remark: input.remark,
           createdAt: now,
@@ -240,7 +261,9 @@ export function saveRoutes(
           order.status === 'paid'
             ? card
               ? `后台下单，会议卡 ${card.cardNo} 余额支付`
-              : '后台下单，线下已收款'
+              : company
+                ? `后台下单，企业会议卡 ${company.cardNo} 余额支付`
+                : '后台下单，线下已收款'
             : '后台下单，待支付',
         at: now,
       });
@@ -333,37 +356,6 @@ export function saveRoutes(
   }
 
   /** The member's meeting cards that can pay now: paid, unexpired, money left; soonest to expire first. */
-  async function memberCards(db: Executor, phone: string): Promise<MemberCardOption[]> {
-    const rows = await db
-      .select({
-        cardNo: orders.cardNo,
-        productName: sql<string | null>`${orders.productSnapshot}->>'name'`,
-        balanceFen: orders.balanceFen,
-        validTo: orders.validTo,
-        buildingIds: teamCards.buildingIds,
-      })
-      .from(orders)
-      .innerJoin(members, eq(members.id, orders.memberId))
-      .leftJoin(teamCards, eq(teamCards.id, orders.productId))
-      .where(
-        and(
-          eq(members.phone, phone),
-          eq(orders.kind, 'team-card'),
-          eq(orders.status, 'paid'),
-          gt(orders.validTo, new Date()),
-          gt(orders.balanceFen, 0),
-        ),
-      )
-      .orderBy(asc(orders.validTo), asc(orders.id));
-    return rows.map((c) => ({
-      cardNo: c.cardNo ?? '',
-      productName: c.productName ?? '会议卡',
-      balanceFen: c.balanceFen ?? 0,
-      validTo: toIso(c.validTo!),
-      buildingIds: c.buildingIds,
-    }));
-  }
-
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>();
     r.post(
@@ -415,10 +407,10 @@ export function saveRoutes(
             tags,
             summary: `会员可用于支付的会议卡及余额（新建${resource.label}）`,
             querystring: memberCardsQuery,
-            response: { 200: envelope(z.array(memberCardOption)) },
+            response: { 200: envelope(z.array(payingCardOption)) },
           },
         },
-        async (request) => ok(await memberCards(app.db, request.query.memberPhone)),
+        async (request) => ok(await payingCards(app.db, request.query.memberPhone)),
       );
     }
   };

@@ -13,7 +13,7 @@ import { formatYuan, PHONE_PATTERN, prefixes, type ListOption } from '@cowork/co
 import {
   orderPaths,
   type CardActivityOption,
-  type MemberCardOption,
+  type PayingCardOption,
   orderSaveLabels as labels,
   savePayMethodOptions,
   type OrderDetail,
@@ -57,7 +57,7 @@ function quarterHours(first: number, last: number): string[] {
 const shanghaiIso = (day: Dayjs, time: string) => `${day.format('YYYY-MM-DD')}T${time}:00+08:00`;
 
 /** A meeting card as 新建订单 offers it: usable here and covering the price, or greyed out saying why not. */
-function cardOption(card: MemberCardOption, buildingId: number | undefined, priceFen: number | undefined) {
+function cardOption(card: PayingCardOption, buildingId: number | undefined, priceFen: number | undefined) {
   const elsewhere =
     buildingId !== undefined && card.buildingIds !== null && !card.buildingIds.includes(buildingId);
   const short = priceFen !== undefined && card.balanceFen < priceFen;
@@ -114,7 +114,7 @@ export function CreateOrderDrawer({
   const phoneComplete = PHONE_PATTERN.test(memberPhone);
   const cards = useQuery({
     queryKey: [resource.key, 'cards', memberPhone],
-    queryFn: () => api.get<MemberCardOption[]>(paths.cards, { memberPhone }),
+    queryFn: () => api.get<PayingCardOption[]>(paths.cards, { memberPhone }),
     enabled: open && payMethod === 'card' && phoneComplete,
   });
 

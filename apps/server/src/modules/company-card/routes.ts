@@ -1,0 +1,239 @@
+/**
+ * 企业会议卡: the declaration's page, save, edit and save-update, and around them the card's own
+ * detail (with each listed member's spending this month), top-up, ledger, and
+ * team-card-sale/find-list-by-phone (the cards a phone can pay a booking with). The money moves in
+ * ledger.ts. A new card's number is made from its id (QY + 8 digits); its opening balance is its
+ * first ledger row.
+ *
+ * Permissions: enterprise:teamCard:view reads, :edit creates, edits and tops up; find-list-by-phone
+ * also opens to staff who may create meeting-room or venue orders (新建订单 lists the cards).
+ */
+import { count, desc, eq, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { fieldInvalid, idOf, recordSchema, resourcePermissions } from '@cowork/contract';
+import {
+  COMPANY_CARD_MAX_MEMBERS,
+  companyCard,
+  companyCardEndpoints,
+  companyCardMessages,
+  companyCardTopUpBody,
+  companyCardTopUpLabels,
+  ledgerKindOptions,
+  payingCardOption,
+} from '@cowork/contract/resources/company-card';
+import { activityStationOrder, memberCardsQuery, officeStationOrder } from '@cowork/contract/resources/order';
+import { companyCardLedger, companyCards, orders, teamCards } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { crudModule } from '../../lib/crud.ts';
+import { badRequest, envelope, notFound, ok, pageOf } from '../../lib/http.ts';
+import { toIso } from '../../lib/time.ts';
+import { pageParams } from '../device/records.ts';
+import { actorOf, appendLedger, creditCompanyCard, payingCards, spentThisMonth } from './ledger.ts';
+
+const permissions = resourcePermissions(companyCard);
+const fields = companyCard.fields;
+const tags = [companyCard.key];
+
+const crud = crudModule({
+  resource: companyCard,
+  table: companyCards,
+  async prepare(values, { tx, existing }) {
+    if (values.teamCardId !== undefined) {
+      const [card] = await tx
+        .select({ id: teamCards.id })
+        .from(teamCards)
+        .where(eq(teamCards.id, values.teamCardId as number));
+      if (!card)
+        throw badRequest(fieldInvalid(fields.teamCardId.label, '所选会议卡不存在或已删除，请重新选择'));
+    }
+    if (Array.isArray(values.memberPhones)) {
+      const phones = [...new Set(values.memberPhones as string[])];
+      if (phones.length > COMPANY_CARD_MAX_MEMBERS)
+        throw badRequest(fieldInvalid(fields.memberPhones.label, companyCardMessages.tooManyMembers));
+      values = { ...values, memberPhones: phones };
+    }
+    if (existing) return values;
+    // The number comes from the id, reserved first so the row is written whole.
+    const result = (await tx.execute(
+      sql`select nextval(pg_get_serial_sequence('company_cards', 'id')) as id`,
+    )) as unknown as { rows: { id: number | string }[] };
+    const id = Number(result.rows[0].id);
+    return { ...values, id, cardNo: `QY${String(id).padStart(8, '0')}` };
+  },
+  // The opening balance is the card's first ledger row: the balance is always the ledger's sum.
+  async afterWrite(record, values, { tx, request, existing }) {
+    if (existing || !record.balanceFen) return;
+    await appendLedger(tx, {
+      cardId: record.id,
+      kind: 'top-up',
+      amountFen: Number(record.balanceFen),
+      balanceAfterFen: Number(record.balanceFen),
+      remark: '开卡充值',
+      ...actorOf(request),
+    });
+  },
+});
+
+const spendingRecord = z.object({ phone: z.string(), spentFen: z.number(), leftFen: z.number().nullable() });
+const ledgerRecord = z.object({
+  id: z.number(),
+  kind: z.enum(ledgerKindOptions.map((o) => o.value) as ['top-up', 'debit', 'credit']),
+  amountFen: z.number(),
+  balanceAfterFen: z.number(),
+  orderNo: z.string().nullable(),
+  memberPhone: z.string().nullable(),
+  remark: z.string().nullable(),
+  byName: z.string().nullable(),
+  at: z.string(),
+});
+
+export const companyCardRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(crud);
+  const cardId = idOf('企业会议卡编号必须是正整数');
+  const record = recordSchema(companyCard);
+
+  async function load(id: number) {
+    const [card] = await app.db.select().from(companyCards).where(eq(companyCards.id, id));
+    if (!card) throw notFound(companyCardMessages.notFound);
+    return card;
+  }
+
+  app.get(
+    `${companyCardEndpoints.detail}/:id`,
+    {
+      config: { permission: permissions.view, fieldLabels: { id: '企业会议卡' } },
+      schema: {
+        tags,
+        summary: '企业会议卡详情（含每位员工本月已用）',
+        params: z.object({ id: cardId }),
+        response: { 200: envelope(record.extend({ spending: z.array(spendingRecord) })) },
+      },
+    },
+    async (request) => {
+      const card = await load(request.params.id);
+      const spent = await spentThisMonth(app.db, card.id, card.memberPhones);
+      return ok({
+        ...card,
+        validUntil: toIso(card.validUntil),
+        createdAt: toIso(card.createdAt),
+        updatedAt: toIso(card.updatedAt),
+        spending: card.memberPhones.map((phone) => {
+          const spentFen = spent.get(phone) ?? 0;
+          return {
+            phone,
+            spentFen,
+            leftFen: card.monthlyCapFen === null ? null : Math.max(0, card.monthlyCapFen - spentFen),
+          };
+        }),
+      } as never);
+    },
+  );
+
+  app.post(
+    companyCardEndpoints.topUp,
+    {
+      config: { permission: permissions.edit, fieldLabels: companyCardTopUpLabels },
+      schema: {
+        tags,
+        summary: '企业会议卡充值（记入流水）',
+        body: companyCardTopUpBody,
+        response: { 200: envelope(z.object({ balanceFen: z.number() })) },
+      },
+    },
+    async (request) => {
+      const { id, amountFen, remark } = request.body;
+      const balanceFen = await app.db.transaction(async (tx) => {
+        const [card] = await tx
+          .select({ id: companyCards.id })
+          .from(companyCards)
+          .where(eq(companyCards.id, id));
+        if (!card) throw notFound(companyCardMessages.notFound);
+        const after = await creditCompanyCard(tx, id, {
+          kind: 'top-up',
+          amountFen,
+          remark,
+          ...actorOf(request),
+        });
+        await audit(
+          request,
+          {
+            action: 'top-up',
+            resource: companyCard.key,
+            resourceId: id,
+            after: { amountFen, remark, balanceFen: after },
+          },
+          tx,
+        );
+        return after;
+      });
+      return ok({ balanceFen }, companyCardMessages.toppedUp(amountFen, balanceFen));
+    },
+  );
+
+  app.get(
+    companyCardEndpoints.ledgerPage,
+    {
+      config: { permission: permissions.view, fieldLabels: { id: '企业会议卡' } },
+      schema: {
+        tags,
+        summary: '企业会议卡流水（最新在前）',
+        querystring: z.object({ id: cardId, ...pageParams }),
+        response: { 200: envelope(pageOf(ledgerRecord)) },
+      },
+    },
+    async (request) => {
+      const { id, current, size } = request.query;
+      await load(id);
+      const ofCard = eq(companyCardLedger.cardId, id);
+      const [{ total }] = await app.db.select({ total: count() }).from(companyCardLedger).where(ofCard);
+      const rows = await app.db
+        .select({ entry: companyCardLedger, orderNo: orders.orderNo })
+        .from(companyCardLedger)
+        .leftJoin(orders, eq(orders.id, companyCardLedger.orderId))
+        .where(ofCard)
+        .orderBy(desc(companyCardLedger.id))
+        .limit(size)
+        .offset((current - 1) * size);
+      return ok({
+        records: rows.map(({ entry, orderNo }) => ({
+          id: entry.id,
+          kind: entry.kind,
+          amountFen: entry.amountFen,
+          balanceAfterFen: entry.balanceAfterFen,
+          orderNo,
+          memberPhone: entry.memberPhone,
+          remark: entry.remark,
+          byName: entry.byName,
+          at: toIso(entry.at),
+        })),
+        total,
+        current,
+        size,
+      });
+    },
+  );
+
+  app.get(
+    companyCardEndpoints.findListByPhone,
+    {
+      config: {
+        permission: [
+          permissions.view,
+          resourcePermissions(officeStationOrder).edit,
+          resourcePermissions(activityStationOrder).edit,
+        ],
+        fieldLabels: { phone: '手机号' },
+      },
+      schema: {
+        tags: ['team-card-sale'],
+        summary: '手机号可用于支付预订的会议卡与企业会议卡（含余额）',
+        querystring: z.object({ phone: memberCardsQuery.shape.memberPhone }),
+        response: { 200: envelope(z.array(payingCardOption)) },
+      },
+    },
+    async (request) => ok(await payingCards(app.db, request.query.phone)),
+  );
+};
+
+export default companyCardRoutes;
