@@ -33,7 +33,7 @@ const call = (method: string, url: string, payload?: object, as = admin) =>
         t,
         as,
         method,
-        `${url}?${new URLSearchParams(Object.entries(payload).map(([k, v]) => [k, String(v)]))}`,
+        `${url}?${new URLSearchParams(Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, String(v)])))}`,
       )
     : callApi(t, as, method, url, payload);
 const dayIn = (n: number) => new Date(Date.now() + 8 * 3_600_000 + n * DAY).toISOString().slice(0, 10);

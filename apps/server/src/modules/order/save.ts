@@ -5,7 +5,7 @@
  * (paying it the same way the pay action does); a booking follows the room's rules (booking.ts)
  * and may be paid from a meeting card of the same member, which `GET {base}/save/cards` lists.
  */
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { fieldInvalid, resourcePermissions } from '@cowork/contract';
@@ -19,7 +19,6 @@ import {
   orderProductOption,
   orderSaveBody,
   orderSaveLabels,
-  type PayingCardOption,
   type OrderProductOption,
   type OrderResource,
   type OrderSaveBody,
@@ -28,7 +27,6 @@ import type { Executor } from '../../db/client.ts';
 import { buildings, members, orderEvents, orders, teamCards, userCards } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { badRequest, envelope, ok } from '../../lib/http.ts';
-import { toIso } from '../../lib/time.ts';
 import {
   bookingPriceFen,
   bookableHours,
