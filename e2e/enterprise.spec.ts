@@ -89,3 +89,29 @@ test('企业门禁组: a group gets members from Excel and a demo door; removing
   await page.keyboard.press('Escape');
   await expect(row).toContainText('1');
 });
+
+test('企业会议卡: the demo card shows its staff this month; a top-up lands in the ledger and the balance', async ({
+  page,
+}) => {
+  await signIn(page, demo.yunying);
+  await page.goto('/enterprise/teamCard');
+  await expect(page.getByTestId('page-title')).toHaveText('企业会议卡');
+  const row = page.getByRole('table').getByRole('row').filter({ hasText: '上海星河科技有限公司' });
+  await expect(row).toContainText('¥8,000.00');
+  await row.getByRole('button', { name: '流水与充值' }).click();
+  const drawer = page.getByRole('dialog', { name: /^企业会议卡：QY\d{8}$/ });
+  await expect(drawer.getByRole('row').filter({ hasText: '17700000001' })).toContainText('¥2,000.00');
+
+  const form = drawer.locator('form[id="company-card-top-up"]');
+  await form.getByRole('button', { name: /充\s*值/ }).click();
+  await expect(form).toContainText('请填写充值备注');
+  await form.getByLabel('充值金额', { exact: true }).fill('100');
+  await form.getByLabel('充值备注', { exact: true }).fill('端到端充值');
+  await form.getByRole('button', { name: /充\s*值/ }).click();
+  await expect(page.getByText('已充值 ¥100.00，当前余额 ¥8,100.00')).toBeVisible();
+  const latest = drawer.getByRole('row').filter({ hasText: '端到端充值' });
+  await expect(latest).toContainText('+¥100.00');
+  await expect(latest).toContainText('¥8,100.00');
+  await page.keyboard.press('Escape');
+  await expect(row).toContainText('¥8,100.00');
+});

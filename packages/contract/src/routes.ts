@@ -85,7 +85,7 @@ const leaves: [string, string, string, string, boolean][] = [
   ['hardware', 'log', '开门记录', 'hardware/log', true],
   ['hardware', 'map', '门禁联动', 'hardware/map', true],
   ['enterprise', 'accessControl', '企业门禁组', 'enterprise/accessControl', true],
-  ['enterprise', 'teamCard', '企业会议卡', 'enterprise/teamCard', false],
+  ['enterprise', 'teamCard', '企业会议卡', 'enterprise/teamCard', true],
   ['operation', 'meeting', '会议卡活动', 'operation/meeting', true],
 ];
 

@@ -2,8 +2,10 @@
  * 新建订单: a sale staff record at the desk (offline), for order resources with `save`. The member
  * by phone, the product among the published ones; a card order names the building it is sold in,
  * a booking its day and quarter-hour times within the room's opening hours, paid offline or from one
- * of the member's meeting cards, chosen from a list with their balances. The server checks everything again (overlap, hours,
- * balance) and answers in Chinese; its message shows as the toast.
+ * of the member's meeting cards or a 企业会议卡 listing them (team-card-sale/find-list-by-phone),
+ * chosen from a list with their balances and monthly caps; a meeting card may be sold in a 会议卡活动.
+ * The server checks everything again (overlap, hours, balance, cap, stock) and answers in Chinese;
+ * its message shows as the toast.
  */
 import { useMemo } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -20,6 +22,7 @@ import {
   type OrderProductOption,
   type OrderResource,
 } from '@cowork/contract/resources/order';
+import { companyCardEndpoints } from '@cowork/contract/resources/company-card';
 import { BOOKING_STEP_MINUTES } from '@cowork/contract/resources/station';
 import { useKeptForm } from '../../lib/form-drafts.ts';
 import { api } from '../../lib/request.ts';
@@ -56,16 +59,21 @@ function quarterHours(first: number, last: number): string[] {
 /** A Shanghai wall-clock time on a day as ISO 8601 (the console's times are Shanghai times). */
 const shanghaiIso = (day: Dayjs, time: string) => `${day.format('YYYY-MM-DD')}T${time}:00+08:00`;
 
-/** A meeting card as 新建订单 offers it: usable here and covering the price, or greyed out saying why not. */
+/**
+ * A card as 新建订单 offers it (the member's meeting cards and the company cards listing them):
+ * usable here and covering the price, or greyed out saying why not.
+ */
 function cardOption(card: PayingCardOption, buildingId: number | undefined, priceFen: number | undefined) {
   const elsewhere =
     buildingId !== undefined && card.buildingIds !== null && !card.buildingIds.includes(buildingId);
   const short = priceFen !== undefined && card.balanceFen < priceFen;
-  const why = elsewhere ? '（不能在该楼宇使用）' : short ? '（余额不足）' : '';
+  const capped = priceFen !== undefined && card.capLeftFen !== null && card.capLeftFen < priceFen;
+  const why = elsewhere ? '（不能在该楼宇使用）' : short ? '（余额不足）' : capped ? '（超出本月限额）' : '';
+  const cap = card.capLeftFen === null ? '' : ` · 本月可用 ${formatYuan(card.capLeftFen)}`;
   return {
     value: card.cardNo,
-    label: `${card.cardNo} · ${card.productName} · 余额 ${formatYuan(card.balanceFen)} · 有效期至 ${card.validTo.slice(0, 10)}${why}`,
-    disabled: elsewhere || short,
+    label: `${card.cardNo} · ${card.productName} · 余额 ${formatYuan(card.balanceFen)}${cap} · 有效期至 ${card.validTo.slice(0, 10)}${why}`,
+    disabled: elsewhere || short || capped,
   };
 }
 
@@ -114,7 +122,7 @@ export function CreateOrderDrawer({
   const phoneComplete = PHONE_PATTERN.test(memberPhone);
   const cards = useQuery({
     queryKey: [resource.key, 'cards', memberPhone],
-    queryFn: () => api.get<PayingCardOption[]>(paths.cards, { memberPhone }),
+    queryFn: () => api.get<PayingCardOption[]>(companyCardEndpoints.findListByPhone, { phone: memberPhone }),
     enabled: open && payMethod === 'card' && phoneComplete,
   });
 
