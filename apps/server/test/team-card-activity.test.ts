@@ -112,7 +112,25 @@ describe('the activity', () => {
     expect(ghost.status).toBe(400);
     expect(ghost.body.msg).toContain('会议卡');
     const { id } = await activity();
-    expect(await soldOf(id)).toMatchObject({ sold: 0, remaining: 3 });
+    expect(await soldOf(id)).toMatchObject({ sold: 0, remaining: 3, status: 'running' });
+  });
+
+  test('the page filters by 活动状态, the window against now', async () => {
+    const upcoming = await activity({ startAt: hours(30), endAt: hours(40) });
+    const running = await activity();
+    const ended = await activity({ startAt: hours(-5), endAt: hours(5) });
+    await call('PUT', paths.edit, { id: ended.id, endAt: hours(-1) });
+    const ids = async (status: string) =>
+      (await call('GET', `${paths.page}?status=${status}&size=100`)).body.data.records.map(
+        (r: { id: number }) => r.id,
+      );
+    expect(await ids('upcoming')).toContain(upcoming.id);
+    expect(await ids('upcoming')).not.toContain(running.id);
+    expect(await ids('running')).toContain(running.id);
+    expect(await ids('running')).not.toContain(ended.id);
+    expect(await ids('ended')).toContain(ended.id);
+    expect(await ids('ended')).not.toContain(running.id);
+    expect((await call('GET', `${paths.page}?status=soon`)).status).toBe(400);
   });
 });
 

@@ -11,6 +11,14 @@ import { defineResource, field, resourcePaths } from '../resource.ts';
 import { cardActions } from './card-buildings.ts';
 import { teamCard } from './team-card.ts';
 
+/** Where an activity stands against its window (answered on rows, and a page filter). */
+export const activityStatusOptions = [
+  { value: 'upcoming', label: '未开始' },
+  { value: 'running', label: '进行中' },
+  { value: 'ended', label: '已结束' },
+] as const;
+export type ActivityStatus = (typeof activityStatusOptions)[number]['value'];
+
 export const teamCardActivity = defineResource({
   key: 'team-card-activity',
   base: `${prefixes.card}/team-card-activity`,
@@ -30,6 +38,7 @@ export const teamCardActivity = defineResource({
     published: field.published(),
     sold: field.integer('已售', { form: false }),
     remaining: field.integer('剩余', { form: false }),
+    status: field.enumeration('活动状态', activityStatusOptions, { form: false }),
   },
 });
 

@@ -10,12 +10,16 @@ import { fieldInvalid, formatYuan } from '@cowork/contract';
 import {
   teamCardActivity,
   teamCardActivityMessages as messages,
+  type ActivityStatus,
 } from '@cowork/contract/resources/team-card-activity';
 import { teamCardActivities, teamCards } from '../../db/schema.ts';
 import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest, conflict } from '../../lib/http.ts';
 
 const fields = teamCardActivity.fields;
+
+const statusAt = (startAt: Date, endAt: Date, now: number): ActivityStatus =>
+  startAt.getTime() > now ? 'upcoming' : endAt.getTime() > now ? 'running' : 'ended';
 
 export default crudModule({
   resource: teamCardActivity,
@@ -51,7 +55,23 @@ export default crudModule({
     }
     return values;
   },
-  expand: async (rows) => rows.map((row) => ({ ...row, remaining: Number(row.stock) - Number(row.sold) })),
+  expand: async (rows) => {
+    const now = Date.now();
+    return rows.map((row) => ({
+      ...row,
+      remaining: Number(row.stock) - Number(row.sold),
+      status: statusAt(row.startAt as Date, row.endAt as Date, now),
+    }));
+  },
+  // 活动状态 is the window against now: filtered in SQL.
+  where(request) {
+    const status = (request.query as { status?: ActivityStatus }).status;
+    const { startAt, endAt } = teamCardActivities;
+    if (status === 'upcoming') return sql`${startAt} > now()`;
+    if (status === 'running') return sql`${startAt} <= now() and ${endAt} > now()`;
+    if (status === 'ended') return sql`${endAt} <= now()`;
+    return undefined;
+  },
   async inUse(id, tx) {
     const [row] = await tx
       .select({
