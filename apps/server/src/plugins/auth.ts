@@ -7,7 +7,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ALL_PERMISSIONS, messages } from '@cowork/contract';
 import { AppError, forbidden, unauthorized } from '../lib/http.ts';
-import { findSession, type AuthUser } from '../modules/auth/tokens.ts';
+import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
+import type { AuthUser } from '../modules/auth/tokens.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,6 +28,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every declared route and who may call it (permission walk, sso-resources). */
     routeCatalogue: RouteEntry[];
+    /** Sessions by access token, kept until a write or a notification says they may have changed. */
+    sessions: SessionCache;
   }
 }
 
@@ -39,6 +42,9 @@ export interface RouteEntry {
   /** Every code that opens it (any one is enough); empty on public and auth routes. */
   permissions: string[];
 }
+
+/** Methods that change nothing: only other requests empty the session cache. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Routes added by plugins we do not write (the API docs UI) are public. */
 const EXEMPT_PREFIXES = ['/api/docs'];
@@ -75,9 +81,9 @@ export function cookieToken(request: FastifyRequest): string | undefined {
 }
 
 /** The signed-in staff member of an access token, or the 401/424 that says why there is none. */
-export async function userOfToken(db: FastifyInstance['db'], token: string | undefined) {
+export async function userOfToken(app: FastifyInstance, token: string | undefined) {
   if (!token) throw unauthorized();
-  const session = await findSession(db, token);
+  const session = await app.sessions.find(token);
   if (!session || session.kind !== 'access' || session.revokedAt) throw unauthorized();
   if (session.user.status !== 'enabled') throw unauthorized(messages.accountDisabled);
   if (session.expiresAt.getTime() <= Date.now()) throw new AppError(424, messages.tokenExpired);
@@ -85,6 +91,15 @@ export async function userOfToken(db: FastifyInstance['db'], token: string | und
 }
 
 export function registerAuth(app: FastifyInstance) {
+  const sessions = createSessionCache(app.db, app.log);
+  app.decorate('sessions', sessions);
+  app.addHook('onReady', () => sessions.start());
+  app.addHook('onClose', () => sessions.stop());
+  // A write may have ended sessions or changed rights: this instance forgets what it cached before
+  // answering (other instances hear of it through the database's notification).
+  app.addHook('onSend', async (request) => {
+    if (!SAFE_METHODS.has(request.method)) sessions.clear();
+  });
   const catalogue: RouteEntry[] = [];
   app.decorate('routeCatalogue', catalogue);
   app.decorateRequest('user', null);
@@ -124,7 +139,7 @@ export function registerAuth(app: FastifyInstance) {
     if (request.is404) return;
     const config = request.routeOptions.config;
     if (config.public) return;
-    const session = await userOfToken(app.db, bearerToken(request));
+    const session = await userOfToken(app, bearerToken(request));
     request.user = session.user;
     request.sessionFamilyId = session.familyId;
     if (config.permission && !hasPermission(session.user, config.permission)) throw forbidden();

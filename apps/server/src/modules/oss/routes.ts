@@ -448,7 +448,7 @@ export const ossRoutes: FastifyPluginAsyncZod = async (app) => {
 async function mayReadPrivate(request: FastifyRequest, key: string, uploadedBy: number | null) {
   const token = bearerToken(request) ?? cookieToken(request);
   if (!token) throw unauthorized(uploadMessages.privateSignIn);
-  const { user } = await userOfToken(request.server.db, token);
+  const { user } = await userOfToken(request.server, token);
   if (user.id === uploadedBy || hasPermission(user, UPLOAD_REMOVE_PERMISSION)) return;
   for (const { holders } of privateFileHolders) {
     const codes = await holders(request.server.db, uploadUrl(key));
