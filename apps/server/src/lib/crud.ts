@@ -45,7 +45,7 @@ import {
 import { sqlState, type Executor } from '../db/client.ts';
 import { audit } from './audit.ts';
 import { sendExcel, tableBatches, type ExcelColumn } from './excel-export.ts';
-import { badRequest, conflict, envelope, notFound, ok, pageOf } from './http.ts';
+import { badRequest, conflict, envelope, notFound, ok, pageAndTotal, pageOf } from './http.ts';
 import { hasRichContent, sanitizeRichText } from './sanitize-html.ts';
 import { parseTimeBound, toIso } from './time.ts';
 
@@ -326,19 +326,21 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
                   desc(table.id),
                 ]
               : [desc(table.id)];
-          const [{ total }] = await app.db.select({ total: count() }).from(table).where(condition);
-          const rows = (await app.db
-            .select()
-            .from(table)
-            .where(condition)
-            .orderBy(...order)
-            .limit(query.size)
-            .offset((query.current - 1) * query.size)) as Row[];
+          const page = await pageAndTotal(
+            query,
+            async () =>
+              (await app.db
+                .select()
+                .from(table)
+                .where(condition)
+                .orderBy(...order)
+                .limit(query.size)
+                .offset((query.current - 1) * query.size)) as Row[],
+            () => app.db.select({ total: count() }).from(table).where(condition),
+          );
           return ok({
-            records: (await expand(rows, app.db)).map((row) => present(row, request, 'page')),
-            total,
-            current: query.current,
-            size: query.size,
+            ...page,
+            records: (await expand(page.records, app.db)).map((row) => present(row, request, 'page')),
           });
         },
       );

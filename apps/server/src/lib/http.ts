@@ -41,3 +41,23 @@ export const pageOf = <T extends z.ZodType>(record: T) =>
     current: z.number().int(),
     size: z.number().int(),
   });
+
+/**
+ * A page's rows and the total of its list. The count runs only when it is not known already: a page
+ * that is not full (and not empty past the first) ends the list, so its total is what came before
+ * it plus its rows. A phone search of a few orders is one round trip, not two.
+ */
+export async function pageAndTotal<T>(
+  page: { current: number; size: number },
+  rows: () => Promise<T[]>,
+  total: () => Promise<{ total: number }[]>,
+) {
+  const records = await rows();
+  const ends = records.length < page.size && (records.length > 0 || page.current === 1);
+  return {
+    records,
+    total: ends ? (page.current - 1) * page.size + records.length : (await total())[0].total,
+    current: page.current,
+    size: page.size,
+  };
+}

@@ -14,7 +14,7 @@ import {
   messages,
 } from '@cowork/contract';
 import { auditLogs, ssoUsers } from '../../db/schema.ts';
-import { badRequest, envelope, ok, pageOf } from '../../lib/http.ts';
+import { badRequest, envelope, ok, pageAndTotal, pageOf } from '../../lib/http.ts';
 import { parseTimeBound, toIso } from '../../lib/time.ts';
 
 export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -47,37 +47,38 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const condition = where.length > 0 ? and(...where) : undefined;
 
-      const [{ total }] = await app.db.select({ total: count() }).from(auditLogs).where(condition);
-      const rows = await app.db
-        .select({
-          id: auditLogs.id,
-          actorId: auditLogs.actorId,
-          actorNickname: ssoUsers.nickname,
-          actorUsername: ssoUsers.username,
-          action: auditLogs.action,
-          resource: auditLogs.resource,
-          resourceId: auditLogs.resourceId,
-          before: auditLogs.before,
-          after: auditLogs.after,
-          ip: auditLogs.ip,
-          at: auditLogs.at,
-        })
-        .from(auditLogs)
-        .leftJoin(ssoUsers, eq(ssoUsers.id, auditLogs.actorId))
-        .where(condition)
-        .orderBy(desc(auditLogs.at), desc(auditLogs.id))
-        .limit(q.size)
-        .offset((q.current - 1) * q.size);
-
+      const page = await pageAndTotal(
+        q,
+        () =>
+          app.db
+            .select({
+              id: auditLogs.id,
+              actorId: auditLogs.actorId,
+              actorNickname: ssoUsers.nickname,
+              actorUsername: ssoUsers.username,
+              action: auditLogs.action,
+              resource: auditLogs.resource,
+              resourceId: auditLogs.resourceId,
+              before: auditLogs.before,
+              after: auditLogs.after,
+              ip: auditLogs.ip,
+              at: auditLogs.at,
+            })
+            .from(auditLogs)
+            .leftJoin(ssoUsers, eq(ssoUsers.id, auditLogs.actorId))
+            .where(condition)
+            .orderBy(desc(auditLogs.at), desc(auditLogs.id))
+            .limit(q.size)
+            .offset((q.current - 1) * q.size),
+        () => app.db.select({ total: count() }).from(auditLogs).where(condition),
+      );
       return ok({
-        records: rows.map(({ actorNickname, at, ...row }) => ({
+        ...page,
+        records: page.records.map(({ actorNickname, at, ...row }) => ({
           ...row,
           actorName: actorNickname || row.actorUsername || null,
           at: toIso(at),
         })),
-        total,
-        current: q.current,
-        size: q.size,
       });
     },
   );

@@ -26,7 +26,7 @@ import { activityStationOrder, memberCardsQuery, officeStationOrder } from '@cow
 import { companyCardLedger, companyCards, orders, teamCards } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { crudModule } from '../../lib/crud.ts';
-import { badRequest, envelope, notFound, ok, pageOf } from '../../lib/http.ts';
+import { badRequest, envelope, notFound, ok, pageAndTotal, pageOf } from '../../lib/http.ts';
 import { toIso } from '../../lib/time.ts';
 import { pageParams } from '../device/records.ts';
 import { actorOf, appendLedger, creditCompanyCard, payingCards, spentThisMonth } from './ledger.ts';
@@ -186,17 +186,22 @@ export const companyCardRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id, current, size } = request.query;
       await load(id);
       const ofCard = eq(companyCardLedger.cardId, id);
-      const [{ total }] = await app.db.select({ total: count() }).from(companyCardLedger).where(ofCard);
-      const rows = await app.db
-        .select({ entry: companyCardLedger, orderNo: orders.orderNo })
-        .from(companyCardLedger)
-        .leftJoin(orders, eq(orders.id, companyCardLedger.orderId))
-        .where(ofCard)
-        .orderBy(desc(companyCardLedger.id))
-        .limit(size)
-        .offset((current - 1) * size);
+      const page = await pageAndTotal(
+        request.query,
+        () =>
+          app.db
+            .select({ entry: companyCardLedger, orderNo: orders.orderNo })
+            .from(companyCardLedger)
+            .leftJoin(orders, eq(orders.id, companyCardLedger.orderId))
+            .where(ofCard)
+            .orderBy(desc(companyCardLedger.id))
+            .limit(size)
+            .offset((current - 1) * size),
+        () => app.db.select({ total: count() }).from(companyCardLedger).where(ofCard),
+      );
       return ok({
-        records: rows.map(({ entry, orderNo }) => ({
+        ...page,
+        records: page.records.map(({ entry, orderNo }) => ({
           id: entry.id,
           kind: entry.kind,
           amountFen: entry.amountFen,
@@ -207,9 +212,6 @@ export const companyCardRoutes: FastifyPluginAsyncZod = async (app) => {
           byName: entry.byName,
           at: toIso(entry.at),
         })),
-        total,
-        current,
-        size,
       });
     },
   );

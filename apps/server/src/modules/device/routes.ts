@@ -47,7 +47,16 @@ import {
 } from '../../db/schema.ts';
 import { deviceTotpKey, totpCode } from '../../devices/protocol.ts';
 import { audit } from '../../lib/audit.ts';
-import { AppError, badRequest, conflict, envelope, notFound, ok, pageOf } from '../../lib/http.ts';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  envelope,
+  notFound,
+  ok,
+  pageAndTotal,
+  pageOf,
+} from '../../lib/http.ts';
 import { parseTimeBound, toIso } from '../../lib/time.ts';
 import { tableBatches, sendExcel, shanghaiTime, type ExcelColumn } from '../../lib/excel-export.ts';
 import { deviceRecord, deviceRecords, pageParams } from './records.ts';
@@ -310,16 +319,13 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       if (q.spaceId) where.push(eq(devices.spaceId, q.spaceId));
       if (q.status) where.push(eq(devices.status, q.status));
       const condition = where.length ? and(...where) : undefined;
-      const [records, [{ total }]] = await Promise.all([
-        deviceRecords(app.db, condition, { limit: q.size, offset: (q.current - 1) * q.size }),
-        app.db.select({ total: count() }).from(devices).where(condition),
-      ]);
-      return ok({
-        records,
-        total,
-        current: q.current,
-        size: q.size,
-      });
+      return ok(
+        await pageAndTotal(
+          q,
+          () => deviceRecords(app.db, condition, { limit: q.size, offset: (q.current - 1) * q.size }),
+          () => app.db.select({ total: count() }).from(devices).where(condition),
+        ),
+      );
     },
   );
 
@@ -808,17 +814,19 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const q = request.query;
       const condition = and(...openLogConditions(q));
-      const [rows, [{ total }]] = await Promise.all([
-        app.db
-          .select()
-          .from(deviceOpenLogs)
-          .where(condition)
-          .orderBy(desc(deviceOpenLogs.at), desc(deviceOpenLogs.id))
-          .limit(q.size)
-          .offset((q.current - 1) * q.size),
-        app.db.select({ total: count() }).from(deviceOpenLogs).where(condition),
-      ]);
-      return ok({ records: rows.map(openLogOut), total, current: q.current, size: q.size });
+      const page = await pageAndTotal(
+        q,
+        () =>
+          app.db
+            .select()
+            .from(deviceOpenLogs)
+            .where(condition)
+            .orderBy(desc(deviceOpenLogs.at), desc(deviceOpenLogs.id))
+            .limit(q.size)
+            .offset((q.current - 1) * q.size),
+        () => app.db.select({ total: count() }).from(deviceOpenLogs).where(condition),
+      );
+      return ok({ ...page, records: page.records.map(openLogOut) });
     },
   );
 
