@@ -33,3 +33,29 @@ test('full, partial, empty-past-the-end and single pages all answer the same tot
   const whole = await page(1, 100);
   expect([whole.total, whole.records.length]).toEqual([all, all]);
 });
+
+test('deep pages (ids first, then the rows) list the same rows in the same order as shallow ones', async () => {
+  await t.db
+    .insert(csrSources)
+    .values(
+      Array.from({ length: 1_300 }, (_, i) => ({ name: `深翻页来源${i}`, code: `deep_${i}`, sort: i % 7 })),
+    );
+  const ids = (await t.db.select({ id: csrSources.id }).from(csrSources))
+    .map((r) => r.id)
+    .sort((a, b) => a - b);
+  const sorted = async (current: number, size: number, sort = 'sortField=id&sortOrder=ascend') =>
+    (await callApi(t, admin, 'GET', `${resourcePaths(source).page}?current=${current}&size=${size}&${sort}`))
+      .body.data;
+  // Page 61 of 20 skips 1 200 rows: past the deep threshold.
+  const deep = await sorted(61, 20);
+  expect(deep.total).toBe(ids.length);
+  expect(deep.records.map((r: { id: number }) => r.id)).toEqual(ids.slice(1_200, 1_220));
+  // Sorted by another column, ties broken by the newest id: as the database orders them.
+  const expected = (await t.db.select({ id: csrSources.id, sort: csrSources.sort }).from(csrSources))
+    .sort((x, y) => y.sort - x.sort || y.id - x.id)
+    .map((r) => r.id);
+  const deepBySort = await sorted(12, 100, 'sortField=sort&sortOrder=descend');
+  expect(deepBySort.records.map((r: { id: number }) => r.id)).toEqual(expected.slice(1_100, 1_200));
+  const shallowBySort = await sorted(2, 100, 'sortField=sort&sortOrder=descend');
+  expect(shallowBySort.records.map((r: { id: number }) => r.id)).toEqual(expected.slice(100, 200));
+});

@@ -877,6 +877,8 @@ export const orders = pgTable(
     uniqueIndex('orders_card_no_key').on(t.cardNo),
     // Every list is one kind, newest first; the other filters narrow it.
     index('orders_kind_created_idx').on(t.kind, t.createdAt),
+    // Each order list is one kind, newest id first: its pages (deep ones index-only) walk this.
+    index('orders_kind_id_idx').on(t.kind, t.id),
     index('orders_member_phone_prefix_idx').on(prefixOps(t.memberPhone)),
     index('orders_member_idx').on(t.memberId),
     index('orders_building_idx').on(t.buildingId),

@@ -1,0 +1,1 @@
+CREATE INDEX "orders_kind_id_idx" ON "orders" USING btree ("kind","id");
