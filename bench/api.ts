@@ -1,16 +1,18 @@
 /**
  * Requests per second of an authenticated `sso-user/user-info` call on our server against a bare
  * Fastify handler returning the same JSON, both listening on loopback and loaded by autocannon in
- * the same run. The ratio is our authentication + envelope + database overhead. Runs on embedded
- * PGlite, or on PostgreSQL when BENCH_DATABASE_URL is set.
+ * the same run, three rounds. The ratio is our authentication + envelope + database overhead. Runs
+ * on embedded PGlite, or on PostgreSQL when BENCH_DATABASE_URL is set.
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { endpoints } from '@cowork/contract';
+import { summarise } from './results.ts';
 import { startServer } from './server.ts';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 20;
+const ROUNDS = 3;
 
 async function load(url: string, headers: Record<string, string>) {
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_SECONDS });
@@ -28,13 +30,25 @@ export async function apiOverhead() {
   bare.get(endpoints.userInfo, (_request, reply) => reply.type('application/json').send(body));
   const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 
-  // Warm both up, then measure them one after the other in the same run.
+  // Warm both up, then measure them one after the other, round after round, in the same run.
   await load(`${bareUrl}${endpoints.userInfo}`, headers);
   await load(`${ours}${endpoints.userInfo}`, headers);
-  const reference = await load(`${bareUrl}${endpoints.userInfo}`, headers);
-  const measured = await load(`${ours}${endpoints.userInfo}`, headers);
+  const rounds = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const reference = await load(`${bareUrl}${endpoints.userInfo}`, headers);
+    const measured = await load(`${ours}${endpoints.userInfo}`, headers);
+    rounds.push({ reference, measured });
+  }
 
   await close();
   await bare.close();
-  return { engine: handle.engine, reference, measured };
+  return {
+    engine: handle.engine,
+    rounds,
+    result: summarise(
+      'user-info.ratio',
+      'ratio',
+      rounds.map((r) => r.measured.rps / r.reference.rps),
+    ),
+  };
 }

@@ -14,16 +14,17 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET, endpoints, type TokenResponse } from '@cowork/contract';
+import { dashboardEndpoints } from '@cowork/contract/resources/dashboard';
 import { orderPaths, userCardOrder } from '@cowork/contract/resources/order';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { postgresHandle } from '../apps/server/src/db/client.ts';
 import { seedDemo } from '../apps/server/src/seed/demo.ts';
+import { summarise, type BenchResult } from './results.ts';
+import { signInAdmin, throwAwayDatabase } from './server.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const MEMBERS = 20_000;
@@ -32,6 +33,10 @@ const CONNECTIONS = 20;
 /** Both sides get a pool of this size. */
 const POOL_SIZE = 10;
 const DAY = 86_400_000;
+const ROUNDS = 3;
+/** Sequential requests per latency round; the deep page skips this many pages of 10. */
+const SEQUENTIAL_REQUESTS = 100;
+const DEEP_PAGE = 1000;
 
 export interface Load {
   rps: number;
@@ -41,11 +46,43 @@ export interface Scenario {
   name: string;
   query: string;
   total: number;
-  bare: Load;
-  ours: Load;
+  rounds: { bare: Load; ours: Load }[];
+}
+export interface Latencies {
+  /** p95 of each round of sequential requests, in ms. */
+  p95s: number[];
 }
 export type OrderPageResult =
-  { skipped: string } | { orders: number; loadSeconds: number; scenarios: Scenario[]; sql: string[] };
+  | { skipped: string }
+  | {
+      orders: number;
+      loadSeconds: number;
+      scenarios: Scenario[];
+      sql: string[];
+      deep: Latencies;
+      summary: Latencies;
+      results: BenchResult[];
+    };
+
+const ratiosOf = (scenario: Scenario) => scenario.rounds.map((r) => r.ours.rps / r.bare.rps);
+
+/** Rounds of sequential requests (one at a time: the latency of one request, not of a queue). */
+async function latencies(url: string, headers: Record<string, string>): Promise<Latencies> {
+  const p95s: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const times: number[] = [];
+    for (let i = 0; i < SEQUENTIAL_REQUESTS; i++) {
+      const started = performance.now();
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    p95s.push(times[Math.ceil(times.length * 0.95) - 1]);
+  }
+  return { p95s };
+}
 
 async function load(url: string, headers: Record<string, string> = {}): Promise<Load> {
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_SECONDS });
@@ -166,16 +203,12 @@ export async function orderPageBench(): Promise<OrderPageResult> {
         'needs PostgreSQL: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a server where a database may be created',
     };
   }
-  const name = `cowork_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
+  const database = await throwAwayDatabase(baseUrl);
 
-  const pool = new pg.Pool({ connectionString: url.toString(), max: POOL_SIZE });
-  const barePool = new pg.Pool({ connectionString: url.toString(), max: POOL_SIZE });
+  const pool = new pg.Pool({ connectionString: database.url, max: POOL_SIZE });
+  const barePool = new pg.Pool({ connectionString: database.url, max: POOL_SIZE });
+  // Dropping the database at the end closes its idle connections: not a crash.
+  barePool.on('error', () => undefined);
   const handle = postgresHandle(pool);
   try {
     await handle.migrate();
@@ -196,15 +229,7 @@ export async function orderPageBench(): Promise<OrderPageResult> {
     };
     const app = await buildApp({ config, db: handle.db, logger: false });
     const ours = await app.listen({ port: 0, host: '127.0.0.1' });
-    const signIn = await fetch(`${ours}${endpoints.token}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from(`${ADMIN_CLIENT_ID}:${ADMIN_CLIENT_SECRET}`).toString('base64')}`,
-      },
-      body: 'grant_type=password&username=admin&password=Admin@123',
-    });
-    const headers = { authorization: `Bearer ${((await signIn.json()) as TokenResponse).access_token}` };
+    const headers = await signInAdmin(ours);
 
     // The member with the median number of member-card orders, and the last 30 Shanghai days.
     const phone = (
@@ -242,7 +267,9 @@ export async function orderPageBench(): Promise<OrderPageResult> {
       pool.query = query;
       if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}: ${await answer.text()}`);
       const { data } = (await answer.json()) as { data: { total: number } };
-      if (queries.length !== 2) throw new Error(`expected a count and a page query, got ${queries.length}`);
+      // The page, and the count when the page is full (a partial page ends the list).
+      if (queries.length < 1 || queries.length > 2)
+        throw new Error(`expected a page query and at most a count, got ${queries.length}`);
       captures.push({ ...scenario, path, queries, total: data.total });
     }
 
@@ -250,30 +277,47 @@ export async function orderPageBench(): Promise<OrderPageResult> {
     const settle = () => new Promise((resolve) => setTimeout(resolve, 1000));
     for (const { path, queries, ...scenario } of captures) {
       const bare = await bareServer(barePool, queries);
-      // Warm both up, then measure them one after the other in the same run, letting the
-      // requests still queued from one run finish before the next.
+      // Warm both up, then measure them one after the other, round after round, in the same run,
+      // letting the requests still queued from one run finish before the next.
       await load(bare.url);
       await settle();
       await load(`${ours}${path}`, headers);
       await settle();
-      const reference = await load(bare.url);
-      await settle();
-      const measured = await load(`${ours}${path}`, headers);
-      await settle();
+      const rounds = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        const reference = await load(bare.url);
+        await settle();
+        const measured = await load(`${ours}${path}`, headers);
+        await settle();
+        rounds.push({ bare: reference, ours: measured });
+      }
       await bare.close();
-      results.push({ ...scenario, bare: reference, ours: measured });
+      results.push({ ...scenario, rounds });
     }
+    const deepPath = `${orderPaths(userCardOrder).page}?current=${DEEP_PAGE}&size=10`;
+    const deep = await latencies(`${ours}${deepPath}`, headers);
+    const summary = await latencies(`${ours}${dashboardEndpoints.summary}`, headers);
     const sqlText = captures.flatMap((c) =>
       c.queries.map((q) => `${q.text}   -- ${JSON.stringify(q.values)}`),
     );
     await app.close();
-    return { orders: ORDERS, loadSeconds, scenarios: results, sql: sqlText };
+    return {
+      orders: ORDERS,
+      loadSeconds,
+      scenarios: results,
+      sql: sqlText,
+      deep,
+      summary,
+      results: [
+        summarise('order-page.phone.ratio', 'ratio', ratiosOf(results[0])),
+        summarise('order-page.date.ratio', 'ratio', ratiosOf(results[1])),
+        summarise('order-page.deep.p95-ms', 'ms', deep.p95s),
+        summarise('dashboard.summary.p95-ms', 'ms', summary.p95s),
+      ],
+    };
   } finally {
     await handle.close().catch(() => undefined);
     await barePool.end().catch(() => undefined);
-    const dropper = new pg.Client({ connectionString: baseUrl });
-    await dropper.connect();
-    await dropper.query(`drop database if exists ${name} with (force)`);
-    await dropper.end();
+    await database.drop();
   }
 }

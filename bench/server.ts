@@ -1,29 +1,39 @@
 /**
- * The server a benchmark measures: a migrated, demo-seeded database (embedded PGlite, or
- * PostgreSQL when BENCH_DATABASE_URL is set), our app listening on loopback, and a signed-in admin.
+ * The server a benchmark measures: a migrated, demo-seeded database (embedded PGlite, or a
+ * throw-away database made on BENCH_DATABASE_URL's server and dropped at close, so benchmarks never
+ * seed into one another's data), our app listening on loopback, and a signed-in admin.
  */
+import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET, endpoints, type TokenResponse } from '@cowork/contract';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { pgliteHandle, postgresHandle } from '../apps/server/src/db/client.ts';
+import { pgliteHandle, postgresHandle, type DbHandle } from '../apps/server/src/db/client.ts';
 import { seedDemo } from '../apps/server/src/seed/demo.ts';
 
-export async function startServer() {
-  const databaseUrl = process.env.BENCH_DATABASE_URL;
-  const handle = databaseUrl
-    ? postgresHandle(new pg.Pool({ connectionString: databaseUrl, max: 10 }))
-    : pgliteHandle(await PGlite.create());
-  await handle.migrate();
-  await seedDemo(handle.db);
-  const config = {
-    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cowork-bench' }),
-    webDist: '/nonexistent',
+/** A new empty database on the server of `baseUrl`: its URL and how to drop it. */
+export async function throwAwayDatabase(baseUrl: string) {
+  const name = `cowork_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: baseUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
   };
-  const app = await buildApp({ config, db: handle.db, logger: false });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+}
 
+/** Signs the demo administrator in: the bearer header. */
+export async function signInAdmin(url: string) {
   const signIn = await fetch(`${url}${endpoints.token}`, {
     method: 'POST',
     headers: {
@@ -33,13 +43,32 @@ export async function startServer() {
     body: 'grant_type=password&username=admin&password=Admin@123',
   });
   const token = (await signIn.json()) as TokenResponse;
+  return { authorization: `Bearer ${token.access_token}` };
+}
+
+export async function startServer() {
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  const database = databaseUrl ? await throwAwayDatabase(databaseUrl) : undefined;
+  const handle: DbHandle = database
+    ? postgresHandle(new pg.Pool({ connectionString: database.url, max: 10 }))
+    : pgliteHandle(await PGlite.create());
+  await handle.migrate();
+  await seedDemo(handle.db);
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cowork-bench' }),
+    webDist: '/nonexistent',
+    mqttPort: 0,
+  };
+  const app = await buildApp({ config, db: handle.db, logger: false });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     handle,
     url,
-    headers: { authorization: `Bearer ${token.access_token}` },
+    headers: await signInAdmin(url),
     async close() {
       await app.close();
       await handle.close();
+      await database?.drop();
     },
   };
 }
