@@ -23,6 +23,7 @@ import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSwagger } from './plugins/swagger.ts';
 import { registerWeb } from './plugins/web.ts';
 
@@ -132,6 +133,7 @@ export async function buildApp({ config, db, logger }: BuildOptions) {
   registerAuth(app);
   registerIdempotency(app);
 
+  await registerSecurityHeaders(app, config);
   await app.register(formbody);
   await app.register(rateLimit, {
     global: false,

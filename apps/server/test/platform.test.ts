@@ -1,7 +1,10 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { execFile } from 'node:child_process';
 import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -185,6 +188,9 @@ describe('API docs', () => {
   });
 });
 
+const execFileAsync = promisify(execFile);
+const bigScript = `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, name: `行${i}` })))};`;
+
 describe('web build', () => {
   let dist: string;
   let web: Awaited<ReturnType<typeof buildApp>>;
@@ -193,6 +199,10 @@ describe('web build', () => {
     await fs.mkdir(path.join(dist, 'assets'));
     await fs.writeFile(path.join(dist, 'index.html'), '<!doctype html><title>控制台</title>');
     await fs.writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+    // What scripts/compress-dist.mjs writes beside an asset.
+    const big = path.join(dist, 'assets', 'vendor-def456.js');
+    await fs.writeFile(big, bigScript);
+    await execFileAsync(process.execPath, [path.resolve('scripts/compress-dist.mjs'), dist]);
     await fs.writeFile(path.join(dist, 'favicon.svg'), '<svg/>');
     await fs.writeFile(path.join(os.tmpdir(), 'cowork-outside.txt'), 'secret');
     web = await buildApp({ config: { ...t.config, webDist: dist }, db: t.db, logger: false });
@@ -219,6 +229,63 @@ describe('web build', () => {
     expect(asset.headers['cache-control']).toMatch(/max-age=31536000/);
     expect(asset.headers['cache-control']).toMatch(/immutable/);
     expect((await web.inject({ url: '/favicon.svg' })).statusCode).toBe(200);
+  });
+
+  test('assets go precompressed as the browser accepts: brotli, else gzip, else as they are', async () => {
+    const url = '/assets/vendor-def456.js';
+    const br = await web.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toMatch(/max-age=31536000.*immutable|immutable.*max-age=31536000/);
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(bigScript);
+    const gz = await web.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(bigScript);
+    const plain = await web.inject({ url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(bigScript);
+    expect(br.rawPayload.length).toBeLessThan(bigScript.length / 5);
+  });
+
+  test('every answer carries the security headers; the page’s policy allows no inline script', async () => {
+    for (const url of ['/', '/assets/index-abc123.js', endpoints.health]) {
+      const res = await web.inject({ url, headers: { accept: 'text/html' } });
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(csp, url).toContain("object-src 'none'");
+      expect(csp, url).toMatch(/script-src 'self'(;|$)/);
+      // No TLS in front unless TRUST_PROXY says so.
+      expect(res.headers['strict-transport-security'], url).toBeUndefined();
+    }
+    const proxied = await buildApp({
+      config: { ...t.config, webDist: dist, trustProxy: ['127.0.0.1'] },
+      db: t.db,
+      logger: false,
+    });
+    try {
+      const res = await proxied.inject({ url: '/' });
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  test('API answers above 1 KB are compressed when the client accepts it; small ones are not', async () => {
+    const headers = await t.auth(...demo.admin);
+    const big = await web.inject({
+      url: `${endpoints.menuUserTree}`,
+      headers: { ...headers, 'accept-encoding': 'br, gzip' },
+    });
+    expect(big.statusCode).toBe(200);
+    expect(big.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(big.rawPayload).toString()).code).toBe(200);
+    const small = await web.inject({ url: endpoints.health, headers: { 'accept-encoding': 'br, gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    const none = await web.inject({ url: endpoints.menuUserTree, headers });
+    expect(none.headers['content-encoding']).toBeUndefined();
+    expect(none.json().code).toBe(200);
   });
 
   test('no fallback for missing files asked without html, nor for /api', async () => {

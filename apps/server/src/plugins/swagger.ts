@@ -84,5 +84,6 @@ export async function registerSwagger(app: FastifyInstance) {
     transform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
+  // Its own page needs its own inline script hashes: staticCSP replaces the console's policy there.
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: true });
 }

@@ -28,7 +28,8 @@ export async function registerWeb(app: FastifyInstance, webDist: string) {
     return;
   }
   const root = path.resolve(webDist);
-  await app.register(fastifyStatic, { root, serve: false });
+  // The build wrote .br and .gz beside each asset (scripts/compress-dist.mjs): sent as the browser accepts.
+  await app.register(fastifyStatic, { root, serve: false, preCompressed: true });
 
   const sendIndex = (reply: FastifyReply) =>
     // index.html names the hashed assets of the current build, so it is never cached.
