@@ -16,7 +16,8 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'cowork-e2e-'));
 const dataDir = process.env.E2E_DATA_DIR;
 
 const server = (port: number, name: string, extraEnv: Record<string, string> = {}) => ({
-  command: 'npx tsx apps/server/src/main.ts',
+  // The compiled server, as `npm start` runs it: `npm run build` (scripts/test.mjs) comes first.
+  command: 'node --conditions=cowork-compiled apps/server/dist/main.js',
   url: `http://127.0.0.1:${port}/api/ready`,
   timeout: 120_000,
   reuseExistingServer: false,

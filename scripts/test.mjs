@@ -16,7 +16,7 @@ const steps = [
   ['Type check', 'npm', ['run', 'typecheck']],
   ['Lint', 'npm', ['run', 'lint']],
   ['Unit and API tests', 'npx', ['vitest', 'run']],
-  ['Build the console', 'npm', ['run', 'build']],
+  ['Build the console and the server', 'npm', ['run', 'build']],
   ['End-to-end tests in Chromium', 'npx', ['playwright', 'test']],
 ];
 

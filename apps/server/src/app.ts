@@ -19,6 +19,7 @@ import { fastifyTrustProxy, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createDeviceLink, type DeviceLink } from './devices/link.ts';
 import { AppError } from './lib/http.ts';
+import { ownFileExtension } from './lib/module-files.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
@@ -53,7 +54,7 @@ async function loadModules(): Promise<FastifyPluginAsyncZod[]> {
   const folders = (await readdir(modulesDir, { withFileTypes: true })).filter((d) => d.isDirectory());
   const found: FastifyPluginAsyncZod[] = [];
   for (const folder of folders.map((d) => d.name).sort()) {
-    const file = new URL(`${folder}/routes.ts`, modulesDir);
+    const file = new URL(`${folder}/routes.${ownFileExtension}`, modulesDir);
     if (!existsSync(file)) continue;
     const module = (await import(file.href)) as { default?: FastifyPluginAsyncZod };
     if (typeof module.default !== 'function')

@@ -8,6 +8,7 @@ import type { Database, Executor } from '../db/client.ts';
 import { ssoUserRoles, ssoUsers } from '../db/schema.ts';
 import { hashPassword } from '../lib/password.ts';
 import { syncMenus } from './menus.ts';
+import { ownFileExtension } from '../lib/module-files.ts';
 import {
   ensureRole,
   financeRole,
@@ -70,7 +71,7 @@ async function moduleSeeds(): Promise<DemoSeed[]> {
   const folders = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory());
   const seeds: { name: string; after: string[]; seed: DemoSeed }[] = [];
   for (const name of folders.map((d) => d.name).sort()) {
-    const file = new URL(`${name}/demo.ts`, dir);
+    const file = new URL(`${name}/demo.${ownFileExtension}`, dir);
     if (!existsSync(file)) continue;
     const module = (await import(file.href)) as { default: DemoSeed; after?: string[] };
     seeds.push({ name, after: module.after ?? [], seed: module.default });
