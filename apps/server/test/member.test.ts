@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { maskIdCard, member, memberEndpoints } from '@cowork/contract/resources/member';
 import type { Page } from '@cowork/contract';
@@ -177,14 +178,21 @@ describe('会员 rules', () => {
   });
 });
 
-test('the demo data brings thirty members with valid, masked ID numbers', async () => {
+test('the demo data brings thirty members with valid, masked ID numbers, and the companies’ staff', async () => {
   const t = await buildTestApp();
   try {
+    // The 企业门禁组 demo adds the companies' staff as members from 企业导入.
+    const [enterprise] = await t.db
+      .select({ id: csrSources.id })
+      .from(csrSources)
+      .where(eq(csrSources.code, 'enterprise'));
     const res = await t.app.inject({ url: `${base}/page?size=100`, headers: await t.auth(...demo.admin) });
     const page = res.json<{
       data: Page<{ nickname: string; idCardNo: string | null; sourceId: number | null }>;
     }>().data;
-    expect(page.total).toBe(30);
+    const own = page.records.filter((r) => r.sourceId !== enterprise.id);
+    expect(own).toHaveLength(30);
+    expect(page.total - own.length).toBeGreaterThan(0);
     expect(page.records.every((r) => r.sourceId !== null)).toBe(true);
     for (const r of page.records) if (r.idCardNo) expect(r.idCardNo).toMatch(/^\d{6}\*{8}\d{3}[\dX]$/);
   } finally {
