@@ -5,11 +5,12 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { messages, SIDER_WIDTH } from '@cowork/contract';
-import { queryClient } from '../lib/query-client.ts';
+import { queryClient, queryKeys } from '../lib/query-client.ts';
 import { isTokenExpired } from '../lib/request.ts';
 import { isRouteAllowed } from '../lib/route-guard.ts';
 import { setShellState, useShellState } from '../lib/shell-state.ts';
-import { installShellReloads, useMenuTree, useUserInfo } from '../lib/user.ts';
+import { getAccessToken } from '../lib/session.ts';
+import { fetchMenuTree, fetchUserInfo, installShellReloads, useMenuTree, useUserInfo } from '../lib/user.ts';
 import { BrowserTip, useBrowserTip } from './BrowserTip.tsx';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
@@ -17,6 +18,13 @@ import { PasswordModal } from './PasswordModal.tsx';
 import { useRouteMeta } from './route-meta.ts';
 import { SideMenu } from './SideMenu.tsx';
 import './layout.css';
+
+// Asked for as soon as the shell's code arrives, beside the page's own data (首页 starts the
+// dashboard's), rather than once the shell has rendered.
+if (getAccessToken()) {
+  void queryClient.prefetchQuery({ queryKey: queryKeys.userInfo, queryFn: fetchUserInfo });
+  void queryClient.prefetchQuery({ queryKey: queryKeys.menu, queryFn: fetchMenuTree, staleTime: Infinity });
+}
 
 const PRODUCT_NAME = '共享办公管理后台';
 /** antd's md breakpoint: narrower than this is a phone. */

@@ -15,7 +15,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { formatYuan } from '@cowork/contract';
 import {
-  dashboardEndpoints,
   dashboardKinds,
   dashboardLinks,
   isBuiltRoute,
@@ -26,9 +25,9 @@ import {
 } from '@cowork/contract/resources/dashboard';
 import { siteTypeOfKind } from '@cowork/contract/resources/merchant-share-order';
 import type { OrderKind } from '@cowork/contract/resources/order';
-import { api } from '../../lib/request.ts';
 import { usePermission } from '../PermissionGate.tsx';
 import { RevenueChart } from '../RevenueChart.tsx';
+import { summaryQuery } from './summary-query.ts';
 import './dashboard.css';
 
 type Period = DashboardSummary['today'];
@@ -321,10 +320,7 @@ function DoorCard({ data }: { data: DashboardSummary }) {
 }
 
 export function Dashboard() {
-  const summary = useQuery({
-    queryKey: ['dashboard', 'summary'],
-    queryFn: () => api.get<DashboardSummary>(dashboardEndpoints.summary),
-  });
+  const summary = useQuery(summaryQuery);
   const kinds = summary.data?.orders.map((o) => o.kind) ?? [];
   const links = useLinks(kinds);
 
