@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: each benchmark prints its measurement beside its reference and the ratio.
- * `BENCH_ONLY=devices,api` runs only those (bundle, api, export, order-page, devices).
+ * `BENCH_ONLY=devices,api` runs only those (bundle, web, api, export, order-page, devices).
  */
 import { apiOverhead } from './api.ts';
 import { bundleSizes } from './bundle.ts';
@@ -8,6 +8,7 @@ import { deviceBench, deviceGoals } from './devices.ts';
 import { exportMemory } from './export.ts';
 import { orderPageBench } from './order-page.ts';
 import { record } from './results.ts';
+import { webBench } from './web.ts';
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name: string) => !only || only.includes(name);
@@ -25,6 +26,29 @@ if (wanted('bundle')) {
   console.log(
     `  shell after login ${fixed(shellKb)} KB   budget ${SHELL_BUDGET_KB} KB   ratio ${fixed(shellKb / SHELL_BUDGET_KB, 2)}`,
   );
+}
+
+if (wanted('web')) {
+  const web = await webBench();
+  if ('skipped' in web) console.log(`\nThe console in Chromium: skipped (${web.skipped})`);
+  else {
+    const goals: Record<string, string> = {
+      'web.login.js-kb': '≤ 200 KB',
+      'web.first-screen.js-kb': '≤ 350 KB',
+      'web.login.lcp-ms': '≤ 1500 ms',
+      'web.signin-to-data-ms': '≤ 2000 ms',
+      'start.healthy-ms': '≤ 3000 ms',
+      'start.idle-rss-mb': '≤ 160 MB',
+    };
+    console.log(
+      '\nThe console in Chromium (4× CPU throttle, loopback) and the compiled server, three rounds',
+    );
+    for (const r of web.results)
+      console.log(
+        `  ${r.id.padEnd(24)} min ${r.min} / median ${r.median} / max ${r.max} ${r.unit}   goal ${goals[r.id]}`,
+      );
+    record(web.results);
+  }
 }
 
 if (wanted('api')) {

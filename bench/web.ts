@@ -1,0 +1,135 @@
+/**
+ * The console as a browser meets it, and the server as `npm start` runs it (issue 15), three rounds
+ * each: the compiled server started on an existing demo database (time to /api/ready, RSS once idle),
+ * then Debian's Chromium at 4× CPU throttle on loopback: JavaScript transferred for /login and for
+ * the first screen after signing in (compressed bytes, as Chromium counts them), the login page's
+ * largest contentful paint, and the time from pressing 登录 to the dashboard's numbers on screen.
+ * Needs `npm run build` first.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { summarise, type BenchResult } from './results.ts';
+
+const ROUNDS = 3;
+const PORT = 3457;
+const IDLE_MS = 5_000;
+const server = 'apps/server/dist/main.js';
+
+async function startCompiled(dataDir: string) {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--conditions=cowork-compiled', server], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      MQTT_PORT: '0',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+  });
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const ready = await fetch(`http://127.0.0.1:${PORT}/api/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { child, healthyMs: performance.now() - started };
+}
+
+const rssMb = (child: ChildProcess) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024;
+
+async function stop(child: ChildProcess) {
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Compressed bytes of the scripts a page receives while `work` runs, in KB. */
+async function scriptKb(page: Page, work: () => Promise<void>) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const scripts = new Set<string>();
+  let bytes = 0;
+  cdp.on('Network.responseReceived', (e) => {
+    if (e.type === 'Script') scripts.add(e.requestId);
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    if (scripts.has(e.requestId)) bytes += e.encodedDataLength;
+  });
+  await work();
+  await cdp.detach();
+  return bytes / 1024;
+}
+
+export async function webBench(): Promise<
+  { results: BenchResult[]; rounds: Record<string, number>[] } | { skipped: string }
+> {
+  if (!existsSync(server) || !existsSync('apps/web/dist/index.html'))
+    return { skipped: 'build first: npm run build' };
+  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  const dataDir = mkdtempSync(join(tmpdir(), 'cowork-bench-web-'));
+  // The first start migrates and loads the demo; the measured ones find it there.
+  await stop((await startCompiled(dataDir)).child);
+
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
+  const rounds: Record<string, number>[] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      const { child, healthyMs } = await startCompiled(dataDir);
+      await new Promise((r) => setTimeout(r, IDLE_MS));
+      const idleRss = rssMb(child);
+      const context = await browser.newContext({ locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      const base = `http://127.0.0.1:${PORT}`;
+      const loginKb = await scriptKb(page, async () => {
+        await page.goto(`${base}/login`, { waitUntil: 'networkidle' });
+      });
+      const lcpMs = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            new PerformanceObserver((list) => {
+              const entries = list.getEntries();
+              resolve(entries[entries.length - 1].startTime);
+            }).observe({ type: 'largest-contentful-paint', buffered: true });
+          }),
+      );
+      await page.getByPlaceholder(/用户名|账号/).fill('admin');
+      await page.getByPlaceholder(/密码/).fill('Admin@123');
+      let signInMs = 0;
+      const firstScreenKb = await scriptKb(page, async () => {
+        const started = performance.now();
+        await page.getByRole('button', { name: /登\s*录/ }).click();
+        await page.locator('.dashboard .ant-statistic-content-value').first().waitFor();
+        signInMs = performance.now() - started;
+        await page.waitForLoadState('networkidle');
+      });
+      await context.close();
+      await stop(child);
+      rounds.push({ healthyMs, idleRss, loginKb, lcpMs, signInMs, firstScreenKb });
+    }
+  } finally {
+    await browser.close();
+  }
+  const of = (key: string) => rounds.map((r) => r[key]);
+  return {
+    rounds,
+    results: [
+      summarise('web.login.js-kb', 'KB', of('loginKb')),
+      summarise('web.first-screen.js-kb', 'KB', of('firstScreenKb')),
+      summarise('web.login.lcp-ms', 'ms', of('lcpMs')),
+      summarise('web.signin-to-data-ms', 'ms', of('signInMs')),
+      summarise('start.healthy-ms', 'ms', of('healthyMs')),
+      summarise('start.idle-rss-mb', 'MB', of('idleRss')),
+    ],
+  };
+}
