@@ -7,6 +7,7 @@ import {
   orderPaths,
   teamCardOrder,
   userCardOrder,
+  type CalendarBooking,
   type PayingCardOption,
   type OrderDetail,
   type OrderProductOption,
@@ -436,6 +437,50 @@ describe('bookings, meeting-card balance and back-office orders (save)', () => {
       `startAtFrom=${dayIn(day)}&startAtTo=${dayIn(day)}&buildingId=${otherBuilding.id}`,
     );
     expect(elsewhere.body.data.records.map((r) => r.id)).not.toContain(made.body.data.id);
+  });
+
+  test('the booking calendar lists the live bookings of a building’s rooms over the days asked', async () => {
+    const day = freshDay();
+    const kept = await save(booking(day, '09:00', '10:30', { paid: true }));
+    const other = await save(booking(day + 1, '13:00', '14:00', { productId: roomB }));
+    const cancelled = await save(booking(day, '15:00', '16:00'));
+    await call(admin, 'PUT', room.cancel, { id: cancelled.body.data.id, reason: '会员改期' });
+    const calendar = (query: string) =>
+      call<CalendarBooking[]>(admin, 'GET', `${room.calendar}?buildingId=${building.id}&${query}`);
+    const one = await calendar(`from=${dayIn(day)}&to=${dayIn(day)}`);
+    expect(one.status, one.raw).toBe(200);
+    const ids = one.body.data.map((b) => b.id);
+    expect(ids).toContain(kept.body.data.id);
+    expect(ids).not.toContain(other.body.data.id);
+    expect(ids).not.toContain(cancelled.body.data.id);
+    expect(one.body.data.find((b) => b.id === kept.body.data.id)).toEqual({
+      id: kept.body.data.id,
+      orderNo: kept.body.data.orderNo,
+      productId: roomA,
+      startAt: `${dayIn(day)}T09:00:00.000+08:00`,
+      endAt: `${dayIn(day)}T10:30:00.000+08:00`,
+      status: 'paid',
+      memberPhone: `${buyer.phone.slice(0, 3)}****${buyer.phone.slice(7)}`,
+    });
+    const two = await calendar(`from=${dayIn(day)}&to=${dayIn(day + 1)}`);
+    expect(two.body.data.map((b) => b.id)).toEqual(
+      expect.arrayContaining([kept.body.data.id, other.body.data.id]),
+    );
+    const elsewhere = await call<CalendarBooking[]>(
+      admin,
+      'GET',
+      `${room.calendar}?buildingId=${otherBuilding.id}&from=${dayIn(day)}&to=${dayIn(day + 1)}`,
+    );
+    expect(elsewhere.body.data.map((b) => b.id)).not.toContain(kept.body.data.id);
+    for (const [query, field] of [
+      [`from=${dayIn(day)}&to=${dayIn(day + 7)}`, '最多显示 7 天'],
+      [`from=${dayIn(day + 1)}&to=${dayIn(day)}`, '结束日期不能早于开始日期'],
+      [`from=tomorrow&to=${dayIn(day)}`, '开始日期'],
+    ]) {
+      const bad = await calendar(query);
+      expect(bad.status, query).toBe(400);
+      expect(bad.body.msg, query).toContain(field);
+    }
   });
 
   test('parallel overlapping bookings of one room: exactly one succeeds', async () => {

@@ -247,6 +247,8 @@ export const orderPaths = (def: Pick<ResourceDef, 'base'>) => ({
   cards: `${def.base}/save/cards`,
   /** Meeting cards: the 会议卡活动 selling a card now, with their price and what is left. */
   activities: `${def.base}/save/activities`,
+  /** Bookings: the live bookings of a building's rooms over a few days (the booking calendar). */
+  calendar: `${def.base}/calendar`,
 });
 
 const orderId = numeric(
@@ -368,6 +370,37 @@ export const memberCardsQuery = z.object({ memberPhone });
  * when the booking is saved.
  */
 export { payingCardOption, type PayingCardOption } from './company-card.ts';
+
+/** Days the booking calendar shows at most (a week). */
+export const CALENDAR_MAX_DAYS = 7;
+const calendarDay = (label: string) =>
+  z
+    .string({ error: `请选择${label}` })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label}格式不正确，请选择日期`)
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00+08:00`)), `${label}不是有效的日期`);
+
+/** The query of `{base}/calendar`: one building, from one Beijing day to another (inclusive). */
+export const calendarQuery = z
+  .object({ buildingId: positiveId('楼宇'), from: calendarDay('开始日期'), to: calendarDay('结束日期') })
+  .refine((q) => q.to >= q.from, { path: ['to'], message: '结束日期不能早于开始日期' })
+  .refine(
+    (q) =>
+      Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`) < CALENDAR_MAX_DAYS * 86_400_000,
+    { path: ['to'], message: `日历一次最多显示 ${CALENDAR_MAX_DAYS} 天` },
+  );
+
+/** A booking holding a room's time (pending, paid or used), as the calendar draws it. */
+export const calendarBooking = z.object({
+  id: z.number().int(),
+  orderNo: z.string(),
+  productId: z.number().int(),
+  /** ISO 8601, Beijing time. */
+  startAt: z.string(),
+  endAt: z.string(),
+  status: z.string(),
+  memberPhone: z.string(),
+});
+export type CalendarBooking = z.infer<typeof calendarBooking>;
 
 /** The query of `{base}/save/activities`: which card. */
 export const cardActivitiesQuery = z.object({ productId: positiveId('产品') });

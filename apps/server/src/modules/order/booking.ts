@@ -8,13 +8,14 @@
  * bookings of one room are checked one after the other; the card's balance moves only through
  * single UPDATEs whose WHERE re-checks it, so it never goes below zero (orders_balance_check backs it).
  */
-import { and, desc, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
-import { fieldInvalid, formatYuan } from '@cowork/contract';
+import { and, asc, desc, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
+import { fieldInvalid, formatYuan, maskPhone } from '@cowork/contract';
 import { BOOKING_STEP_MINUTES } from '@cowork/contract/resources/station';
-import { bookingClashMessage, orderSaveLabels } from '@cowork/contract/resources/order';
+import { bookingClashMessage, orderSaveLabels, type CalendarBooking } from '@cowork/contract/resources/order';
 import type { Executor } from '../../db/client.ts';
 import { activityStations, buildings, officeStations, orders } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../lib/http.ts';
+import { toIso } from '../../lib/time.ts';
 
 export type BookingKind = 'office-station' | 'activity-station';
 export const stationTables = { 'office-station': officeStations, 'activity-station': activityStations };
@@ -184,4 +185,44 @@ export async function restoreCard(tx: Executor, cardOrderId: number, amountFen: 
     .where(eq(orders.id, cardOrderId))
     .returning({ balanceFen: orders.balanceFen, orderNo: orders.orderNo });
   return card;
+}
+
+/**
+ * The live bookings (pending, paid, used) of a building's rooms of one kind that overlap the
+ * Beijing days from–to, earliest first: what the booking calendar draws as busy.
+ */
+export async function calendarBookings(
+  db: Executor,
+  kind: BookingKind,
+  range: { buildingId: number; from: string; to: string },
+): Promise<CalendarBooking[]> {
+  const start = new Date(`${range.from}T00:00:00+08:00`);
+  const end = new Date(Date.parse(`${range.to}T00:00:00+08:00`) + 86_400_000);
+  const rows = await db
+    .select({
+      id: orders.id,
+      orderNo: orders.orderNo,
+      productId: orders.productId,
+      startAt: orders.startAt,
+      endAt: orders.endAt,
+      status: orders.status,
+      memberPhone: orders.memberPhone,
+    })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.kind, kind),
+        eq(orders.buildingId, range.buildingId),
+        inArray(orders.status, [...liveBookingStatuses]),
+        lt(orders.startAt, end),
+        gt(orders.endAt, start),
+      ),
+    )
+    .orderBy(asc(orders.startAt));
+  return rows.map((row) => ({
+    ...row,
+    startAt: toIso(row.startAt!),
+    endAt: toIso(row.endAt!),
+    memberPhone: maskPhone(row.memberPhone),
+  }));
 }

@@ -10,6 +10,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { fieldInvalid, resourcePermissions } from '@cowork/contract';
 import {
+  calendarBooking,
+  calendarQuery,
   cardActivitiesQuery,
   cardActivityOption,
   payingCardOption,
@@ -30,6 +32,7 @@ import { badRequest, envelope, ok } from '../../lib/http.ts';
 import {
   bookingPriceFen,
   bookableHours,
+  calendarBookings,
   checkBookingTimes,
   checkNoClash,
   deductCard,
@@ -397,6 +400,22 @@ export function saveRoutes(
       );
     }
     if (resource.booking) {
+      r.get(
+        paths.calendar,
+        {
+          config: {
+            permission: permissions.view,
+            fieldLabels: { ...labels, from: '开始日期', to: '结束日期' },
+          },
+          schema: {
+            tags,
+            summary: `楼宇内各${resource.label.replace('订单', '')}在几天内的有效预订（预订日历）`,
+            querystring: calendarQuery,
+            response: { 200: envelope(z.array(calendarBooking)) },
+          },
+        },
+        async (request) => ok(await calendarBookings(app.db, kind as BookingKind, request.query)),
+      );
       r.get(
         paths.cards,
         {
