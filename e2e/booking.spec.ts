@@ -311,3 +311,54 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
     await expect(detail.getByLabel('状态记录')).toContainText('待支付 → 已支付');
   });
 });
+
+test('预订日历: a drag across free half hours opens 新建订单 with the room, day and times; the booking then shows as busy', async ({
+  page,
+  request,
+}) => {
+  const headers = await bearerOf(request, demo.admin);
+  const { buyer, room: station } = await fixtures(request, headers);
+  const { day, start, end } = await freeSlot(request, headers, station, buyer);
+  const [buildingName, roomName] = station.label.split(' · ');
+
+  await signIn(page, demo.yunying);
+  await page.goto('/order/meetingRoom');
+  await page.getByText('预订日历').click();
+  await choose(page, '楼宇', buildingName)(page.locator('.ant-card').first());
+  const date = page.getByLabel('日期', { exact: true });
+  await date.click();
+  await date.fill(day);
+  await date.press('Enter');
+  const calendar = page.getByRole('table', { name: '预订日历' });
+  const cell = (minutes: number) =>
+    calendar.getByLabel(`${roomName} ${hhmm(minutes)}–${hhmm(minutes + 30)} 空闲`, { exact: true });
+  await cell(start).hover();
+  await page.mouse.down();
+  await cell(end - 30).hover();
+  await page.mouse.up();
+
+  const drawer = page.getByRole('dialog', { name: '新建会议室订单' });
+  await expect(drawer).toBeVisible();
+  await expect(drawer.getByLabel('预订日期', { exact: true })).toHaveValue(day);
+  const price = Math.round((station.priceFen * (end - start)) / 60);
+  await expect(drawer.getByLabel('订单金额')).toContainText(formatYuan(price));
+  await drawer.getByLabel('会员手机号', { exact: true }).fill(buyer.phone);
+  await drawer.getByLabel('已线下收款').click();
+  await drawer.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.locator('.ant-message').getByText(/^订单 MR\d+ 已创建$/)).toBeVisible();
+  await expect(drawer).toBeHidden();
+  await expect(
+    calendar.getByLabel(`${roomName} ${hhmm(start)}–${hhmm(start + 30)} 已预订`, { exact: true }),
+  ).toBeVisible();
+  await expect(cell(start)).toHaveCount(0);
+
+  // The week shows how much of each day is booked; a day opens its hours again.
+  await page.getByText('周', { exact: true }).click();
+  const week = page.getByRole('table', { name: '预订日历（周）' });
+  const dayButton = week.getByRole('button', { name: `${roomName} ${day}`, exact: true });
+  await expect(dayButton).toContainText(/\d+ 单/);
+  await dayButton.click();
+  await expect(
+    calendar.getByLabel(`${roomName} ${hhmm(start)}–${hhmm(start + 30)} 已预订`, { exact: true }),
+  ).toBeVisible();
+});

@@ -7,7 +7,7 @@
  * The server checks everything again (overlap, hours, balance, cap, stock) and answers in Chinese;
  * its message shows as the toast.
  */
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
 import { App, Button, DatePicker, Drawer, Form, Input, Radio, Select, Space, Switch, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -28,6 +28,14 @@ import { useKeptForm } from '../../lib/form-drafts.ts';
 import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
+
+/** A booking picked on the calendar: the room, the Beijing day (YYYY-MM-DD) and 'HH:mm' times. */
+export interface BookingPrefill {
+  productId: number;
+  day: string;
+  from: string;
+  to: string;
+}
 
 interface Values {
   memberPhone: string;
@@ -56,6 +64,12 @@ function quarterHours(first: number, last: number): string[] {
   return times;
 }
 
+/** Whether a typed time (14:30, 1430, 14) matches a quarter hour option. */
+const timeMatches = (input: string, option?: { value?: unknown }) =>
+  String(option?.value ?? '')
+    .replace(':', '')
+    .startsWith(input.replace(/[:：\s]/g, ''));
+
 /** A Shanghai wall-clock time on a day as ISO 8601 (the console's times are Shanghai times). */
 const shanghaiIso = (day: Dayjs, time: string) => `${day.format('YYYY-MM-DD')}T${time}:00+08:00`;
 
@@ -82,17 +96,23 @@ export function CreateOrderDrawer({
   open,
   onClose,
   onReopen,
+  prefill,
 }: {
   resource: OrderResource;
   open: boolean;
   onClose: () => void;
   /** Opens the drawer again after an expired session reloaded the page, with what was typed. */
   onReopen: () => void;
+  /** Values the drawer opens with (a room, day and times picked on the booking calendar). */
+  prefill?: BookingPrefill;
 }) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const paths = orderPaths(resource);
   const [form] = Form.useForm<Values>();
+  useEffect(() => {
+    if (open && prefill) form.setFieldsValue({ ...prefill, day: dayjs(prefill.day) });
+  }, [open, prefill, form]);
   useKeptForm(
     `order-create:${resource.key}`,
     open,
@@ -288,7 +308,9 @@ export function CreateOrderDrawer({
                 style={{ flex: 1 }}
               >
                 <Select
-                  placeholder={product ? '开始时间' : '请先选择产品'}
+                  // Typing 1430 or 14:30 finds the time without scrolling the quarter hours.
+                  showSearch={{ filterOption: timeMatches }}
+                  placeholder={product ? '开始时间（可输入）' : '请先选择产品'}
                   disabled={!product}
                   options={times.starts.map((t) => ({ value: t, label: t }))}
                 />
@@ -300,7 +322,8 @@ export function CreateOrderDrawer({
                 style={{ flex: 1 }}
               >
                 <Select
-                  placeholder={product ? '结束时间' : '请先选择产品'}
+                  showSearch={{ filterOption: timeMatches }}
+                  placeholder={product ? '结束时间（可输入）' : '请先选择产品'}
                   disabled={!product}
                   options={times.ends.map((t) => ({ value: t, label: t }))}
                 />

@@ -6,7 +6,7 @@
  *
  * @example export default function MemberOrderPage() { return <OrderPage resource={userCardOrder} />; }
  */
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import {
   App,
@@ -17,6 +17,8 @@ import {
   Form,
   Input,
   Modal,
+  Segmented,
+  Skeleton,
   Space,
   Spin,
   Table,
@@ -44,7 +46,7 @@ import { rules } from '../../lib/rules.ts';
 import { usePermission } from '../PermissionGate.tsx';
 import { ResourcePage } from '../resource/ResourcePage.tsx';
 import { FieldCell } from '../resource/field-input.tsx';
-import { CreateOrderDrawer } from './CreateOrderDrawer.tsx';
+import { CreateOrderDrawer, type BookingPrefill } from './CreateOrderDrawer.tsx';
 import './order.css';
 import { useSubmit } from '../../lib/use-submit.ts';
 
@@ -429,40 +431,73 @@ function OrderDrawer({
   );
 }
 
+// The booking calendar is its own chunk: the list is what most visits need.
+const BookingCalendar = lazy(() => import('./BookingCalendar.tsx'));
+
 export function OrderPage({ resource }: { resource: OrderResource }) {
   const [viewing, setViewing] = useState<number | null>(null);
   const [creating, setCreating] = useState(false);
+  const [prefill, setPrefill] = useState<BookingPrefill>();
+  const [view, setView] = useState<'list' | 'calendar'>('list');
   const { can } = usePermission();
   // Recording a sale changes orders: it needs the edit code, like the server's save route.
   const canCreate = resource.save && can([resourcePermissions(resource).edit]);
+  const withCalendar = resource.booking && canCreate;
   return (
     <>
-      <ResourcePage
-        resource={resource}
-        // Whoever sees the list may export it: both need the view permission.
-        toolbar={(filters) => (
-          <>
-            {canCreate && (
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
-                新建订单
-              </Button>
-            )}
-            <ExportButton path={orderPaths(resource).export} filters={filters} label={resource.label} />
-          </>
-        )}
-        cells={{ status: (value) => <OrderStatusTag status={String(value)} /> }}
-        rowActions={(record) => (
-          <Button type="link" size="small" onClick={() => setViewing(record.id)}>
-            详情
-          </Button>
-        )}
-      />
+      {withCalendar && (
+        <Segmented
+          className="order-view-switch"
+          value={view}
+          onChange={setView}
+          options={[
+            { value: 'list', label: '列表' },
+            { value: 'calendar', label: '预订日历' },
+          ]}
+        />
+      )}
+      {withCalendar && view === 'calendar' ? (
+        <Suspense fallback={<Skeleton active paragraph={{ rows: 6 }} />}>
+          <BookingCalendar
+            resource={resource}
+            onBook={(pick) => {
+              setPrefill(pick);
+              setCreating(true);
+            }}
+          />
+        </Suspense>
+      ) : (
+        <ResourcePage
+          resource={resource}
+          // Whoever sees the list may export it: both need the view permission.
+          toolbar={(filters) => (
+            <>
+              {canCreate && (
+                <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+                  新建订单
+                </Button>
+              )}
+              <ExportButton path={orderPaths(resource).export} filters={filters} label={resource.label} />
+            </>
+          )}
+          cells={{ status: (value) => <OrderStatusTag status={String(value)} /> }}
+          rowActions={(record) => (
+            <Button type="link" size="small" onClick={() => setViewing(record.id)}>
+              详情
+            </Button>
+          )}
+        />
+      )}
       <OrderDrawer resource={resource} id={viewing} onClose={() => setViewing(null)} />
       {resource.save && (
         <CreateOrderDrawer
           resource={resource}
           open={creating}
-          onClose={() => setCreating(false)}
+          prefill={prefill}
+          onClose={() => {
+            setCreating(false);
+            setPrefill(undefined);
+          }}
           onReopen={() => setCreating(true)}
         />
       )}

@@ -1,0 +1,351 @@
+/**
+ * 预订日历 on 会议室/活动场地 orders: the rooms of one building against the hours of a day (half-hour
+ * cells: busy with the booking's number, closed outside the room's hours, free otherwise), or against
+ * the days of a week (how much of each day is booked). A click on a free cell, or a drag across free
+ * cells of one room, opens 新建订单 with that room, day and time, so the booking goes through the
+ * same rules as any other; a day of the week view opens that day. Loaded only when shown.
+ */
+import { useMemo, useRef, useState } from 'react';
+import { Button, Card, DatePicker, Empty, Segmented, Select, Space, Tooltip, Typography } from 'antd';
+import { LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import dayjs, { type Dayjs } from 'dayjs';
+import { prefixes, type ListOption } from '@cowork/contract';
+import {
+  orderPaths,
+  orderStatusOptions,
+  type CalendarBooking,
+  type OrderProductOption,
+  type OrderResource,
+} from '@cowork/contract/resources/order';
+import { api } from '../../lib/request.ts';
+import type { BookingPrefill } from './CreateOrderDrawer.tsx';
+import './calendar.css';
+
+const SLOT_MINUTES = 30;
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+/** Minutes from Beijing midnight of `day` to an ISO moment (negative before, past 1440 after). */
+const minuteOn = (day: string, iso: string) =>
+  Math.round((Date.parse(iso) - Date.parse(`${day}T00:00:00+08:00`)) / 60_000);
+const statusLabel = (status: string) => orderStatusOptions.find((o) => o.value === status)?.label ?? status;
+
+type View = 'day' | 'week';
+
+export function BookingCalendar({
+  resource,
+  onBook,
+}: {
+  resource: OrderResource;
+  onBook: (pick: BookingPrefill) => void;
+}) {
+  const paths = orderPaths(resource);
+  const [view, setView] = useState<View>('day');
+  const [day, setDay] = useState<Dayjs>(() => dayjs());
+  const rooms = useQuery({
+    queryKey: [resource.key, 'products'],
+    queryFn: () => api.get<OrderProductOption[]>(paths.products),
+  });
+  const buildings = useQuery({
+    queryKey: ['list', `${prefixes.building}/building/list`],
+    queryFn: () => api.get<ListOption[]>(`${prefixes.building}/building/list`),
+    staleTime: 60_000,
+  });
+  const withRooms = useMemo(
+    () => (buildings.data ?? []).filter((b) => rooms.data?.some((r) => r.buildingIds[0] === b.value)),
+    [buildings.data, rooms.data],
+  );
+  const [chosen, setChosen] = useState<number>();
+  const buildingId = chosen ?? withRooms[0]?.value;
+  const shown = (rooms.data ?? []).filter((r) => r.buildingIds[0] === buildingId);
+  const from = (view === 'day' ? day : day.startOf('week')).format('YYYY-MM-DD');
+  const days =
+    view === 'day'
+      ? [from]
+      : Array.from({ length: 7 }, (_, i) => dayjs(from).add(i, 'day').format('YYYY-MM-DD'));
+  const bookings = useQuery({
+    queryKey: [resource.key, 'calendar', buildingId, from, days.length],
+    queryFn: () =>
+      api.get<CalendarBooking[]>(paths.calendar, { buildingId, from, to: days[days.length - 1] }),
+    enabled: buildingId !== undefined,
+  });
+  const step = view === 'day' ? 'day' : 'week';
+
+  return (
+    <Card>
+      <Space wrap size={12} style={{ marginBottom: 16 }}>
+        <Select
+          aria-label="楼宇"
+          style={{ width: 220 }}
+          placeholder="请选择楼宇"
+          loading={buildings.isLoading || rooms.isLoading}
+          value={buildingId}
+          onChange={setChosen}
+          options={withRooms}
+        />
+        <Segmented<View>
+          value={view}
+          onChange={setView}
+          options={[
+            { value: 'day', label: '日' },
+            { value: 'week', label: '周' },
+          ]}
+        />
+        <Space.Compact>
+          <Button
+            aria-label={view === 'day' ? '前一天' : '前一周'}
+            icon={<LeftOutlined />}
+            onClick={() => setDay(day.subtract(1, step))}
+          />
+          <DatePicker aria-label="日期" value={day} allowClear={false} onChange={(d) => d && setDay(d)} />
+          <Button
+            aria-label={view === 'day' ? '后一天' : '后一周'}
+            icon={<RightOutlined />}
+            onClick={() => setDay(day.add(1, step))}
+          />
+        </Space.Compact>
+        <Button onClick={() => setDay(dayjs())}>今天</Button>
+        <Typography.Text type="secondary">
+          {view === 'day' ? '点击或拖选空闲时段即可新建预订' : '点击某天查看当天的时段'}
+        </Typography.Text>
+      </Space>
+      {shown.length === 0 ? (
+        <Empty description={rooms.isLoading ? '正在加载…' : '该楼宇没有已发布的场地，请先在产品管理中发布'} />
+      ) : view === 'day' ? (
+        <DayGrid day={from} rooms={shown} bookings={bookings.data ?? []} onBook={onBook} />
+      ) : (
+        <WeekGrid
+          days={days}
+          rooms={shown}
+          bookings={bookings.data ?? []}
+          onOpen={(d) => {
+            setDay(dayjs(d));
+            setView('day');
+          }}
+        />
+      )}
+    </Card>
+  );
+}
+
+/** A drag in progress: the room and the first and current slots (minutes of the day). */
+interface Drag {
+  roomId: number;
+  anchor: number;
+  current: number;
+}
+
+function DayGrid({
+  day,
+  rooms,
+  bookings,
+  onBook,
+}: {
+  day: string;
+  rooms: OrderProductOption[];
+  bookings: CalendarBooking[];
+  onBook: (pick: BookingPrefill) => void;
+}) {
+  const open = Math.min(...rooms.map((r) => minutesOf(r.openTime ?? '09:00')));
+  const close = Math.max(...rooms.map((r) => minutesOf(r.closeTime ?? '21:00')));
+  const first = Math.floor(open / SLOT_MINUTES) * SLOT_MINUTES;
+  const slots = Array.from(
+    { length: Math.ceil((close - first) / SLOT_MINUTES) },
+    (_, i) => first + i * SLOT_MINUTES,
+  );
+  const [drag, setDrag] = useState<Drag>();
+  const dragRef = useRef<Drag>(undefined);
+  const now = minuteOn(day, new Date().toISOString());
+
+  const busyAt = (roomId: number, slot: number) =>
+    bookings.find(
+      (b) =>
+        b.productId === roomId &&
+        minuteOn(day, b.startAt) < slot + SLOT_MINUTES &&
+        minuteOn(day, b.endAt) > slot,
+    );
+  const freeAt = (room: OrderProductOption, slot: number) =>
+    slot >= minutesOf(room.openTime ?? '00:00') &&
+    slot + SLOT_MINUTES <= minutesOf(room.closeTime ?? '23:59') + 1 &&
+    slot + SLOT_MINUTES > now &&
+    !busyAt(room.value, slot);
+
+  const finish = () => {
+    const picked = dragRef.current;
+    dragRef.current = undefined;
+    setDrag(undefined);
+    if (!picked) return;
+    const room = rooms.find((r) => r.value === picked.roomId)!;
+    const start = Math.min(picked.anchor, picked.current);
+    const shortest = room.minBookingMinutes ?? SLOT_MINUTES;
+    const closeAt = minutesOf(room.closeTime ?? '23:59');
+    const end = Math.min(
+      Math.max(Math.max(picked.anchor, picked.current) + SLOT_MINUTES, start + shortest),
+      closeAt,
+    );
+    onBook({ productId: room.value, day, from: hhmm(start), to: hhmm(end) });
+  };
+  const selected = (roomId: number, slot: number) =>
+    drag?.roomId === roomId &&
+    slot >= Math.min(drag.anchor, drag.current) &&
+    slot <= Math.max(drag.anchor, drag.current);
+
+  return (
+    <div className="booking-calendar" onMouseLeave={() => dragRef.current && finish()}>
+      <table aria-label="预订日历" onMouseUp={finish}>
+        <thead>
+          <tr>
+            <th className="booking-calendar-room">场地</th>
+            {slots.map((slot) => (
+              <th key={slot} className="booking-calendar-hour">
+                {slot % 60 === 0 ? hhmm(slot) : ''}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rooms.map((room) => (
+            <tr key={room.value}>
+              <th className="booking-calendar-room" scope="row">
+                {room.label.split(' · ').pop()}
+              </th>
+              {slots.map((slot) => {
+                const booking = busyAt(room.value, slot);
+                const label = `${room.label.split(' · ').pop()} ${hhmm(slot)}–${hhmm(slot + SLOT_MINUTES)}`;
+                if (booking)
+                  return (
+                    <Tooltip
+                      key={slot}
+                      title={`${booking.orderNo} · ${booking.memberPhone} · ${statusLabel(booking.status)} · ${booking.startAt.slice(11, 16)}–${booking.endAt.slice(11, 16)}`}
+                    >
+                      <td
+                        className={`booking-calendar-busy is-${booking.status}`}
+                        aria-label={`${label} 已预订`}
+                      />
+                    </Tooltip>
+                  );
+                if (!freeAt(room, slot))
+                  return (
+                    <td key={slot} className="booking-calendar-closed" aria-label={`${label} 不可预订`} />
+                  );
+                return (
+                  <td
+                    key={slot}
+                    role="button"
+                    aria-label={`${label} 空闲`}
+                    className={
+                      selected(room.value, slot)
+                        ? 'booking-calendar-free is-selected'
+                        : 'booking-calendar-free'
+                    }
+                    onMouseDown={(e) => {
+                      e.preventDefault();
+                      dragRef.current = { roomId: room.value, anchor: slot, current: slot };
+                      setDrag(dragRef.current);
+                    }}
+                    onMouseEnter={() => {
+                      const current = dragRef.current;
+                      // A drag stays in its room and stops at the first busy or closed cell.
+                      if (!current || current.roomId !== room.value) return;
+                      const [low, high] = [Math.min(current.anchor, slot), Math.max(current.anchor, slot)];
+                      for (let s = low; s <= high; s += SLOT_MINUTES) if (!freeAt(room, s)) return;
+                      dragRef.current = { ...current, current: slot };
+                      setDrag(dragRef.current);
+                    }}
+                  />
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Space size={16} className="booking-calendar-legend">
+        <span>
+          <i className="booking-calendar-free" /> 空闲
+        </span>
+        <span>
+          <i className="booking-calendar-busy is-paid" /> 已预订
+        </span>
+        <span>
+          <i className="booking-calendar-busy is-pending" /> 待支付
+        </span>
+        <span>
+          <i className="booking-calendar-closed" /> 不开放或已过去
+        </span>
+      </Space>
+    </div>
+  );
+}
+
+function WeekGrid({
+  days,
+  rooms,
+  bookings,
+  onOpen,
+}: {
+  days: string[];
+  rooms: OrderProductOption[];
+  bookings: CalendarBooking[];
+  onOpen: (day: string) => void;
+}) {
+  const weekday = ['周日', '周一', '周二', '周三', '周四', '周五', '周六'];
+  return (
+    <div className="booking-calendar">
+      <table aria-label="预订日历（周）">
+        <thead>
+          <tr>
+            <th className="booking-calendar-room">场地</th>
+            {days.map((d) => (
+              <th key={d}>{`${d.slice(5)} ${weekday[dayjs(d).day()]}`}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rooms.map((room) => {
+            const openMinutes = minutesOf(room.closeTime ?? '21:00') - minutesOf(room.openTime ?? '09:00');
+            return (
+              <tr key={room.value}>
+                <th className="booking-calendar-room" scope="row">
+                  {room.label.split(' · ').pop()}
+                </th>
+                {days.map((d) => {
+                  const mine = bookings.filter(
+                    (b) =>
+                      b.productId === room.value && b.startAt.slice(0, 10) <= d && b.endAt.slice(0, 10) >= d,
+                  );
+                  const minutes = mine.reduce(
+                    (sum, b) =>
+                      sum +
+                      Math.max(0, Math.min(minuteOn(d, b.endAt), 1440) - Math.max(minuteOn(d, b.startAt), 0)),
+                    0,
+                  );
+                  const share = openMinutes > 0 ? Math.min(1, minutes / openMinutes) : 0;
+                  return (
+                    <td key={d} className="booking-calendar-day">
+                      <button
+                        type="button"
+                        onClick={() => onOpen(d)}
+                        aria-label={`${room.label.split(' · ').pop()} ${d}`}
+                      >
+                        <span
+                          className="booking-calendar-bar"
+                          style={{ width: `${Math.round(share * 100)}%` }}
+                        />
+                        <span>
+                          {mine.length ? `${mine.length} 单 · ${(minutes / 60).toFixed(1)} 小时` : '空闲'}
+                        </span>
+                      </button>
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export default BookingCalendar;
