@@ -56,6 +56,7 @@ test.describe('轮播图, 案例新闻 and 隐私协议 as 超级管理员', () 
     const drawer = page.getByRole('dialog', { name: '新建案例新闻' });
     await drawer.getByLabel('标题', { exact: true }).fill('设计工作室入驻记');
     await fillImage(drawer);
+    await drawer.getByText('HTML 源码').click();
     await drawer
       .getByLabel('正文', { exact: true })
       .fill('<h2>小而美</h2><p onclick="alert(1)">入驻<strong>故事</strong><script>alert(1)</script></p>');
@@ -79,8 +80,40 @@ test.describe('轮播图, 案例新闻 and 隐私协议 as 超级管理员', () 
     await expect(row).toContainText('未开始');
     await row.getByRole('button', { name: /编\s*辑/ }).click();
     const editor = page.getByRole('dialog', { name: '编辑案例新闻' });
+    // The visual editor opens with the stored article.
+    await expect(editor.getByLabel('可视化编辑区').getByRole('heading', { name: '小而美' })).toBeVisible();
+    await editor.getByText('HTML 源码').click();
     await expect(editor.getByLabel('正文', { exact: true })).toHaveValue(
       '<h2>小而美</h2><p>入驻<strong>故事</strong></p>',
+    );
+  });
+
+  test('案例新闻: the visual editor writes the formatting it shows', async ({ page }) => {
+    await page.goto('/system/news');
+    await page.getByRole('button', { name: '新建案例新闻' }).click();
+    const drawer = page.getByRole('dialog', { name: '新建案例新闻' });
+    await drawer.getByLabel('标题', { exact: true }).fill('共享空间的一天');
+    await fillImage(drawer);
+    const area = drawer.getByLabel('可视化编辑区');
+    await area.click();
+    await page.keyboard.type('清晨');
+    await drawer.getByRole('button', { name: '小标题' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('第一杯咖啡');
+    await page.keyboard.press('Shift+Home');
+    await drawer.getByRole('button', { name: '加粗' }).click();
+    await expect(area.locator('h2')).toHaveText('清晨');
+    await expect(area.locator('strong')).toHaveText('第一杯咖啡');
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(page.getByText('案例新闻已新建')).toBeVisible();
+
+    const row = page.getByRole('table').getByRole('row').filter({ hasText: '共享空间的一天' });
+    await row.getByRole('button', { name: /编\s*辑/ }).click();
+    const editor = page.getByRole('dialog', { name: '编辑案例新闻' });
+    await editor.getByText('HTML 源码').click();
+    await expect(editor.getByLabel('正文', { exact: true })).toHaveValue(
+      '<h2>清晨</h2><p><strong>第一杯咖啡</strong></p>',
     );
   });
 
@@ -96,7 +129,10 @@ test.describe('轮播图, 案例新闻 and 隐私协议 as 超级管理员', () 
           await scope.page().locator('.ant-select-item-option[title="服务协议"]').click();
         },
         版本号: 'v9.1',
-        协议内容: '<p>服务条款</p>',
+        协议内容: async (scope) => {
+          await scope.getByLabel('可视化编辑区').click();
+          await scope.page().keyboard.type('服务条款');
+        },
       },
       search: { 标题: '会员服务' },
       edit: { 标题: '会员服务协议（修订）' },

@@ -1,13 +1,17 @@
 /**
- * Rich text input: the HTML source in a textarea, with a live preview of what the server will keep.
- * No editor library: none is in our stack, and staff paste formatted text from elsewhere more than
- * they compose it here. The preview applies the contract's `richTextPolicy` (the allow-list the
- * server's sanitize-html uses) in an inert DOMParser document, so what is shown is what is stored.
+ * Rich text input in two modes: 可视化 (a tiptap editor with a toolbar, its own chunk loaded only
+ * here) and HTML 源码 (the source in a textarea, with a live preview of what the server will keep).
+ * The preview applies the contract's `richTextPolicy` (the allow-list the server's sanitize-html
+ * uses) in an inert DOMParser document, so what is shown is what is stored; the server sanitises
+ * whatever either mode sends.
  *
  * @example <Form.Item name="content" label="正文"><RichTextEditor /></Form.Item>
  */
-import { useDeferredValue, useMemo } from 'react';
-import { Input, Typography } from 'antd';
+import { lazy, Suspense, useDeferredValue, useMemo, useState } from 'react';
+import { Input, Segmented, Skeleton, Typography } from 'antd';
+import './rich-text-editor.css';
+
+const VisualEditor = lazy(() => import('./VisualEditor.tsx'));
 import { richTextPolicy } from '@cowork/contract';
 
 /** Tags removed with everything inside them (their text is code, not content). */
@@ -75,35 +79,48 @@ export interface RichTextEditorProps {
 }
 
 export function RichTextEditor({ value, onChange, placeholder, id }: RichTextEditorProps) {
+  const [mode, setMode] = useState<'visual' | 'source'>('visual');
   const source = useDeferredValue(value ?? '');
   const preview = useMemo(() => cleanRichText(source), [source]);
   return (
     <div className="rich-text-editor">
-      <Input.TextArea
-        id={id}
-        value={value ?? ''}
-        onChange={(e) => onChange?.(e.target.value)}
-        rows={10}
-        placeholder={placeholder ?? '输入或粘贴 HTML，如 <p>段落</p>、<strong>加粗</strong>、<h2>小标题</h2>'}
+      <Segmented
+        size="small"
+        value={mode}
+        onChange={setMode}
+        options={[
+          { value: 'visual', label: '可视化编辑' },
+          { value: 'source', label: 'HTML 源码' },
+        ]}
+        style={{ marginBottom: 8 }}
       />
-      <Typography.Text type="secondary" style={{ display: 'block', margin: '8px 0 4px' }}>
-        预览（保存时只保留安全的排版标签，脚本、样式和事件属性会被去掉）
-      </Typography.Text>
-      <div
-        className="rich-text-preview"
-        aria-label="正文预览"
-        role="region"
-        style={{
-          border: '1px solid var(--ant-color-border, #d9d9d9)',
-          borderRadius: 6,
-          padding: '8px 12px',
-          minHeight: 60,
-          maxHeight: 320,
-          overflow: 'auto',
-        }}
-        // The preview shows only what cleanRichText kept: the same allow-list the server applies.
-        dangerouslySetInnerHTML={{ __html: preview || '<span style="color:#bbb">（空）</span>' }}
-      />
+      {mode === 'visual' ? (
+        <Suspense fallback={<Skeleton active paragraph={{ rows: 4 }} />}>
+          <VisualEditor id={id} value={value ?? ''} onChange={(html) => onChange?.(html)} />
+        </Suspense>
+      ) : (
+        <>
+          <Input.TextArea
+            id={id}
+            value={value ?? ''}
+            onChange={(e) => onChange?.(e.target.value)}
+            rows={10}
+            placeholder={
+              placeholder ?? '输入或粘贴 HTML，如 <p>段落</p>、<strong>加粗</strong>、<h2>小标题</h2>'
+            }
+          />
+          <Typography.Text type="secondary" style={{ display: 'block', margin: '8px 0 4px' }}>
+            预览（保存时只保留安全的排版标签，脚本、样式和事件属性会被去掉）
+          </Typography.Text>
+          <div
+            className="rich-text-preview"
+            aria-label="正文预览"
+            role="region"
+            // The preview shows only what cleanRichText kept: the same allow-list the server applies.
+            dangerouslySetInnerHTML={{ __html: preview || '<span style="color:#bbb">（空）</span>' }}
+          />
+        </>
+      )}
     </div>
   );
 }
