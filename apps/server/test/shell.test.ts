@@ -113,6 +113,11 @@ describe('menu user-tree', () => {
     await t.db.insert(ssoRoleMenus).values(menus.map((m) => ({ roleId: role.id, menuId: m.id })));
     await t.db.insert(ssoUserRoles).values({ userId: await userIdOf(t.db, 'promoted'), roleId: role.id });
 
+    // Written straight into the database, not through the API (whose writes this instance applies
+    // before answering): the kept session is dropped when the database's notification arrives.
+    const deadline = Date.now() + 1_000;
+    while ((await get(endpoints.auditLogPage, headers)).status !== 200 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
     expect((await get(endpoints.auditLogPage, headers)).status).toBe(200);
     const tree = await get<MenuItem[]>(endpoints.menuUserTree, headers);
     expect(tree.body.data.map((m) => m.name)).toContain('系统配置');
