@@ -2,7 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { ACCESS_TOKEN_COOKIE, REFRESH_TOKEN_COOKIE } from '@cowork/contract';
+import {
+  ACCESS_TOKEN_COOKIE,
+  ACCESS_TOKEN_RENEW_AT_KEY,
+  ACCESS_TOKEN_RENEW_SHARE,
+  REFRESH_TOKEN_COOKIE,
+} from '@cowork/contract';
 import ExcelJS from 'exceljs';
 
 /** A 1×1 PNG, for upload controls. */
@@ -45,6 +50,15 @@ export async function signIn(page: Page, user: { username: string; password: str
     { name: ACCESS_TOKEN_COOKIE, value: token.access_token, url, sameSite: 'Lax' },
     { name: REFRESH_TOKEN_COOKIE, value: token.refresh_token, url, sameSite: 'Lax' },
   ]);
+  // As the login form does (session.ts setTokens): when to renew the token ahead of its expiry.
+  // Set before the console's first script, and only once: a renewal later records its own.
+  const renewAt = Date.now() + token.expires_in * 1000 * ACCESS_TOKEN_RENEW_SHARE;
+  await page.addInitScript(
+    ([key, at]) => {
+      if (!localStorage.getItem(key)) localStorage.setItem(key, at);
+    },
+    [ACCESS_TOKEN_RENEW_AT_KEY, String(Math.round(renewAt))] as const,
+  );
   if (path) {
     await page.goto(path);
     await expect(page.getByTestId('side-menu')).toBeVisible();
@@ -62,7 +76,7 @@ async function tokenOf(request: APIRequestContext, user: { username: string; pas
     form: { grant_type: 'password', ...user },
   });
   expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as { access_token: string; refresh_token: string };
+  return (await res.json()) as { access_token: string; refresh_token: string; expires_in: number };
 }
 
 /** Signs in through the token endpoint and returns a bearer header. */
