@@ -876,9 +876,9 @@ export const orders = pgTable(
     index('orders_invoice_idx').on(t.invoiceId),
     uniqueIndex('orders_card_no_key').on(t.cardNo),
     // Every list is one kind, newest first; the other filters narrow it.
-    index('orders_kind_created_idx').on(t.kind, t.createdAt),
-    // Each order list is one kind, newest id first: its pages (deep ones index-only) walk this.
-    index('orders_kind_id_idx').on(t.kind, t.id),
+    // Each order list is one kind, newest first (created_at, then id): its pages walk this, deep
+    // ones index-only (lib/crud.ts reads the ids of a deep page first).
+    index('orders_kind_created_id_idx').on(t.kind, t.createdAt, t.id),
     index('orders_member_phone_prefix_idx').on(prefixOps(t.memberPhone)),
     index('orders_member_idx').on(t.memberId),
     index('orders_building_idx').on(t.buildingId),

@@ -341,8 +341,8 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
                     .orderBy(...order)
                     .limit(query.size)
                     .offset(offset)
-                : // Deep pages skip ids only (an index-only scan on an index such as orders (kind, id)),
-                  // then read the few rows of the page.
+                : // Deep pages skip ids only (index-only where an index holds the filter and sort
+                  // columns, as orders (kind, created_at, id) does), then read the page's rows.
                   app.db
                     .select()
                     .from(table)

@@ -1,1 +1,0 @@
-CREATE INDEX "orders_kind_id_idx" ON "orders" USING btree ("kind","id");
