@@ -6,7 +6,7 @@
  * a building where a member holds a paid membership card, and the app with its embedded broker on
  * free ports. Prints one JSON line `{url, mqttUrl, setId, spaceId}` when ready; stops on SIGTERM.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
@@ -23,6 +23,7 @@ import {
   spaces,
 } from '../apps/server/src/db/schema.ts';
 import { seedDemo } from '../apps/server/src/seed/demo.ts';
+import { throwAwayDatabase } from './server.ts';
 
 export const BENCH_DEVICE_KEY = 'cowork-bench-device-key';
 export const benchSn = (i: number) => `BENCH-${String(i).padStart(5, '0')}`;
@@ -34,21 +35,10 @@ export const SYNC_SET_SIZE = 1_000;
 async function openDatabase(): Promise<{ handle: DbHandle; drop: () => Promise<void> }> {
   const baseUrl = process.env.BENCH_DATABASE_URL;
   if (!baseUrl) return { handle: pgliteHandle(await PGlite.create()), drop: async () => undefined };
-  const name = `cowork_bench_devices_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
+  const database = await throwAwayDatabase(baseUrl);
   return {
-    handle: postgresHandle(new pg.Pool({ connectionString: url.toString(), max: 10 })),
-    drop: async () => {
-      const dropper = new pg.Client({ connectionString: baseUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
+    handle: postgresHandle(new pg.Pool({ connectionString: database.url, max: 10 })),
+    drop: database.drop,
   };
 }
 

@@ -13,7 +13,7 @@ import { space } from '@cowork/contract/resources/space';
 import { buildings, members, officeStations, orders, userCards } from '../src/db/schema.ts';
 import { memberTotpKey, totpCode } from '../src/devices/protocol.ts';
 import { SimulatedDevice, type AccessEntry } from '../src/devices/simulator.ts';
-import { buildTestApp, createRole, createUser, demo, type TestApp } from './helper.ts';
+import { buildTestApp, createRole, createUser, demo, type TestApp, until } from './helper.ts';
 
 const enrolKey = 'test-enrol-key-device-set';
 let t: TestApp;
@@ -41,20 +41,6 @@ const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: 
     headers: as,
     ...(method === 'GET' ? { query: payload as never } : { payload }),
   });
-
-async function until<T>(
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  what: string,
-  ms = 8_000,
-) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const entriesOf = (memberId: number): AccessEntry[] =>
   device.state.access.filter((e) => e.memberId === memberId);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deviceEndpoints, deviceMessages, endpoints } from '@cowork/contract';
 import { seal, topics } from '../src/devices/protocol.ts';
 import { SimulatedDevice } from '../src/devices/simulator.ts';
-import { buildTestApp, demo, type TestApp } from './helper.ts';
+import { buildTestApp, demo, type TestApp, until } from './helper.ts';
 
 const brokers = ['embedded', ...(process.env.TEST_MQTT_URL ? ['external'] : [])];
 /** The external broker's URL while its run goes on, else undefined. */
@@ -44,16 +44,6 @@ const get = (path: string, query: Record<string, string | number> = {}) =>
     headers,
   });
 const post = (path: string, payload: object) => t.app.inject({ method: 'POST', url: path, payload, headers });
-
-async function until<T>(probe: () => Promise<T | undefined | false>, what: string, ms = 8_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const waiting = async (sn: string) =>
   (await get(deviceEndpoints.unPulledList)).json<{ data: { sn: string }[] }>().data.some((d) => d.sn === sn);

@@ -268,3 +268,18 @@ export const signInAttempt = (
     payload: { grant_type: 'password', username, password },
     remoteAddress,
   });
+
+/** Polls `probe` (every 20 ms) until it answers something truthy, failing after `ms` naming `what`. */
+export async function until<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  ms = 8_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -16,7 +16,7 @@ import {
 } from '@cowork/contract/resources/kreator';
 import { buildings, csrSources, members, spaces } from '../src/db/schema.ts';
 import { SimulatedDevice } from '../src/devices/simulator.ts';
-import { buildTestApp, createRole, createUser, demo, multipartFile, type TestApp } from './helper.ts';
+import { buildTestApp, createRole, createUser, demo, multipartFile, type TestApp, until } from './helper.ts';
 
 const enrolKey = 'test-enrol-key-kreator';
 const groups = resourcePaths(kreatorUserGroup);
@@ -36,20 +36,6 @@ const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: 
     headers: as,
     ...(method === 'GET' ? { query: payload as never } : { payload }),
   });
-
-async function until<T>(
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  what: string,
-  ms = 8_000,
-) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Milliseconds from now until the device holds (or no longer holds) this member. */
 async function msUntilDevice(memberId: number, present: boolean) {

@@ -5,7 +5,7 @@
 import { eq, like } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { companyCards, kreatorUsers, teamCards } from '../../db/schema.ts';
-import { appendLedger, creditCompanyCard } from './ledger.ts';
+import { appendLedger, companyCardNo, creditCompanyCard } from './ledger.ts';
 
 /** The card's staff are the demo access group's. */
 export const after = ['team-card', 'kreator-user-group'];
@@ -31,7 +31,7 @@ export default async function seedCompanyCards(tx: Executor) {
     .returning();
   await tx
     .update(companyCards)
-    .set({ cardNo: `QY${String(card.id).padStart(8, '0')}` })
+    .set({ cardNo: companyCardNo(card.id) })
     .where(eq(companyCards.id, card.id));
   await appendLedger(tx, {
     cardId: card.id,

@@ -22,6 +22,9 @@ type LedgerRow = Omit<typeof companyCardLedger.$inferInsert, 'id' | 'at'>;
 /** The start of this calendar month in Beijing, as SQL. */
 const monthStart = sql`(date_trunc('month', now() at time zone 'Asia/Shanghai') at time zone 'Asia/Shanghai')`;
 
+/** A company card's number, made from its id: QY and 8 digits. */
+export const companyCardNo = (id: number) => `QY${String(id).padStart(8, '0')}`;
+
 export const actorOf = (request: FastifyRequest) => ({
   byUserId: request.user?.id ?? null,
   byName: request.user?.nickname || request.user?.username || null,

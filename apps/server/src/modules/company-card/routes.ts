@@ -29,7 +29,14 @@ import { crudModule } from '../../lib/crud.ts';
 import { badRequest, envelope, notFound, ok, pageAndTotal, pageOf } from '../../lib/http.ts';
 import { toIso } from '../../lib/time.ts';
 import { pageParams } from '../device/records.ts';
-import { actorOf, appendLedger, creditCompanyCard, payingCards, spentThisMonth } from './ledger.ts';
+import {
+  actorOf,
+  appendLedger,
+  companyCardNo,
+  creditCompanyCard,
+  payingCards,
+  spentThisMonth,
+} from './ledger.ts';
 
 const permissions = resourcePermissions(companyCard);
 const fields = companyCard.fields;
@@ -59,7 +66,7 @@ const crud = crudModule({
       sql`select nextval(pg_get_serial_sequence('company_cards', 'id')) as id`,
     )) as unknown as { rows: { id: number | string }[] };
     const id = Number(result.rows[0].id);
-    return { ...values, id, cardNo: `QY${String(id).padStart(8, '0')}` };
+    return { ...values, id, cardNo: companyCardNo(id) };
   },
   // The opening balance is the card's first ledger row: the balance is always the ledger's sum.
   async afterWrite(record, values, { tx, request, existing }) {

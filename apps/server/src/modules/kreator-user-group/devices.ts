@@ -18,23 +18,17 @@ import {
   kreatorFieldLabels,
   kreatorMessages,
 } from '@cowork/contract/resources/kreator';
-import type { Executor } from '../../db/client.ts';
-import { devices, kreatorDevices, kreatorUserGroups, spaces } from '../../db/schema.ts';
+import { devices, kreatorDevices, spaces } from '../../db/schema.ts';
 import { auditMany } from '../../lib/audit.ts';
 import { badRequest, envelope, notFound, ok, pageOf } from '../../lib/http.ts';
 import { deviceRecord, deviceRecords, pageParams } from '../device/records.ts';
+import { loadGroup } from './members.ts';
 
 const tags = ['kreator-device'];
 const resource = 'kreator-device';
 const linkRecord = deviceRecord.extend({ groupId: z.number(), deviceId: z.number() });
 
 export const kreatorDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
-  async function loadGroup(id: number, db: Executor = app.db) {
-    const [group] = await db.select().from(kreatorUserGroups).where(eq(kreatorUserGroups.id, id));
-    if (!group) throw badRequest(fieldInvalid(kreatorFieldLabels.groupId, kreatorMessages.groupNotFound));
-    return group;
-  }
-
   app.get(
     kreatorDeviceEndpoints.page,
     {
@@ -48,7 +42,7 @@ export const kreatorDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { groupId, current, size } = request.query;
-      await loadGroup(groupId);
+      await loadGroup(app.db, groupId);
       const inGroup = eq(kreatorDevices.groupId, groupId);
       const [{ total }] = await app.db.select({ total: count() }).from(kreatorDevices).where(inGroup);
       const links = await app.db
@@ -95,7 +89,7 @@ export const kreatorDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
       const { groupId, deviceIds } = request.body;
       const ids = [...new Set(deviceIds)];
       const answer = await app.db.transaction(async (tx) => {
-        const group = await loadGroup(groupId, tx);
+        const group = await loadGroup(tx, groupId);
         const found = await tx
           .select({ id: devices.id, name: devices.name, buildingId: spaces.buildingId })
           .from(devices)

@@ -28,7 +28,8 @@ import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
 const ENTERPRISE_SOURCE = { name: '企业导入', code: 'enterprise' };
 const phoneLabel = kreatorUser.fields.phone.label;
 
-async function loadGroup(tx: Executor, id: number) {
+/** The group a call names, or a 400 naming 门禁组. */
+export async function loadGroup(tx: Executor, id: number) {
   const [group] = await tx.select().from(kreatorUserGroups).where(eq(kreatorUserGroups.id, id));
   if (!group) throw badRequest(fieldInvalid(kreatorFieldLabels.groupId, kreatorMessages.groupNotFound));
   return group;

@@ -3,7 +3,7 @@
  * to people (门禁联动, 企业门禁组): staff see a change reach every door.
  */
 import { useState } from 'react';
-import { Button, Select, Table, Tag } from 'antd';
+import { Button, Select, Space, Table, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import {
   deviceEndpoints,
@@ -34,6 +34,30 @@ export function DeviceSelect({ value, onChange }: { value?: number[]; onChange?:
       loading={devices.isLoading}
       options={(devices.data?.records ?? []).map((d) => ({ value: d.id, label: `${d.name}（${d.sn}）` }))}
     />
+  );
+}
+
+/** The picker with its 添加设备 button, for the screens that give a set of people more doors. */
+export function DeviceAdder({
+  value,
+  onChange,
+  pending,
+  onAdd,
+}: {
+  value: number[];
+  onChange: (ids: number[]) => void;
+  pending: boolean;
+  onAdd: () => void;
+}) {
+  return (
+    <Space.Compact style={{ width: '100%' }}>
+      <div style={{ flex: 1 }}>
+        <DeviceSelect value={value} onChange={onChange} />
+      </div>
+      <Button type="primary" disabled={value.length === 0} loading={pending} onClick={onAdd}>
+        添加设备
+      </Button>
+    </Space.Compact>
   );
 }
 

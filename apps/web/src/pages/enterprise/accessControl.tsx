@@ -20,7 +20,7 @@ import {
 } from '@cowork/contract/resources/kreator';
 import { member } from '@cowork/contract/resources/member';
 import { ResourceExcelImport } from '../../components/ExcelImport.tsx';
-import { DeviceSelect, DeviceSyncTable } from '../../components/hardware/DevicePicker.tsx';
+import { DeviceAdder, DeviceSyncTable } from '../../components/hardware/DevicePicker.tsx';
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
 import { usePermission } from '../../components/PermissionGate.tsx';
 import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
@@ -186,19 +186,7 @@ function GroupDevices({ group }: { group: Group }) {
   return (
     <Space orientation="vertical" size={12} style={{ display: 'flex' }}>
       {can([KREATOR_EDIT_PERMISSION]) && (
-        <Space.Compact style={{ width: '100%' }}>
-          <div style={{ flex: 1 }}>
-            <DeviceSelect value={adding} onChange={setAdding} />
-          </div>
-          <Button
-            type="primary"
-            disabled={adding.length === 0}
-            loading={add.isPending}
-            onClick={() => add.mutate()}
-          >
-            添加设备
-          </Button>
-        </Space.Compact>
+        <DeviceAdder value={adding} onChange={setAdding} pending={add.isPending} onAdd={() => add.mutate()} />
       )}
       <DeviceSyncTable
         devices={devices.data?.records ?? []}

@@ -31,7 +31,7 @@ import {
   type DeviceSetSpaceRecord,
 } from '@cowork/contract/resources/device-set';
 import { spaceKindOptions } from '@cowork/contract/resources/space';
-import { DeviceSelect, DeviceSyncTable } from '../../components/hardware/DevicePicker.tsx';
+import { DeviceAdder, DeviceSelect, DeviceSyncTable } from '../../components/hardware/DevicePicker.tsx';
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
 import { SearchButtons } from '../../components/resource/page-parts.tsx';
 import { usePagedQuery } from '../../components/resource/use-paged-query.ts';
@@ -253,19 +253,7 @@ function SetDevices({ set }: { set: SetDetail }) {
   return (
     <Space orientation="vertical" size={12} style={{ display: 'flex' }}>
       {canEdit && (
-        <Space.Compact style={{ width: '100%' }}>
-          <div style={{ flex: 1 }}>
-            <DeviceSelect value={adding} onChange={setAdding} />
-          </div>
-          <Button
-            type="primary"
-            disabled={adding.length === 0}
-            loading={add.isPending}
-            onClick={() => add.mutate()}
-          >
-            添加设备
-          </Button>
-        </Space.Compact>
+        <DeviceAdder value={adding} onChange={setAdding} pending={add.isPending} onAdd={() => add.mutate()} />
       )}
       <DeviceSyncTable
         devices={set.devices}
