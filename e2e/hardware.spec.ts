@@ -192,7 +192,9 @@ test('物理空间: a floor created in the list shows in its building tree, with
   await choose(page, '所属楼宇', building)(drawer);
   await choose(page, '空间类型', '楼层')(drawer);
   await drawer.getByRole('button', { name: /保\s*存/ }).click();
-  await expect(page.getByText('空间已新建')).toBeVisible();
+  // The drawer closes only once saved; the previous save's toast may still be showing beside this one.
+  await expect(drawer).toBeHidden();
+  await expect(page.getByText('空间已新建').first()).toBeVisible();
 
   await page.getByRole('button', { name: '新建空间' }).click();
   drawer = page.getByRole('dialog', { name: '新建空间' });
@@ -201,7 +203,9 @@ test('物理空间: a floor created in the list shows in its building tree, with
   await choose(page, '上级空间', '15F')(drawer);
   await choose(page, '空间类型', '出入口')(drawer);
   await drawer.getByRole('button', { name: /保\s*存/ }).click();
-  await expect(page.getByText('空间已新建')).toBeVisible();
+  // The drawer closes only once saved; the previous save's toast may still be showing beside this one.
+  await expect(drawer).toBeHidden();
+  await expect(page.getByText('空间已新建').first()).toBeVisible();
 
   await choose(page, '楼宇', building)(page.locator('.ant-card').filter({ hasText: '空间结构' }));
   const tree = page.getByRole('tree');
