@@ -227,7 +227,7 @@ export async function orderPageBench(): Promise<OrderPageResult> {
       ...loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cowork-bench' }),
       webDist: '/nonexistent',
     };
-    const app = await buildApp({ config, db: handle.db, logger: false });
+    const app = await buildApp({ config, db: handle.db, logger: false, checkResponses: false });
     const ours = await app.listen({ port: 0, host: '127.0.0.1' });
     const headers = await signInAdmin(ours);
 

@@ -8,12 +8,7 @@ import type { ServerOptions } from 'node:http';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type FastifyPluginAsyncZod,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type FastifyPluginAsyncZod, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { messages } from '@cowork/contract';
 import { fastifyTrustProxy, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -21,6 +16,7 @@ import { createDeviceLink, type DeviceLink } from './devices/link.ts';
 import { AppError } from './lib/http.ts';
 import { ownFileExtension } from './lib/module-files.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
+import { createSerializerCompiler } from './lib/serializer.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
@@ -42,6 +38,8 @@ export interface BuildOptions {
   db: Database;
   /** Fastify logger options; false silences it (tests). */
   logger?: FastifyServerOptions['logger'];
+  /** Also check every answer against its zod schema (default: under NODE_ENV=test, the test suite). */
+  checkResponses?: boolean;
 }
 
 /**
@@ -102,7 +100,7 @@ function slowRequestChecks(ms: number): ServerOptions {
   };
 }
 
-export async function buildApp({ config, db, logger }: BuildOptions) {
+export async function buildApp({ config, db, logger, checkResponses }: BuildOptions) {
   const app = Fastify({
     logger: logger ?? loggerOptions(config),
     trustProxy: fastifyTrustProxy(config.trustProxy),
@@ -122,7 +120,9 @@ export async function buildApp({ config, db, logger }: BuildOptions) {
   });
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(
+    createSerializerCompiler({ checkResponses: checkResponses ?? config.nodeEnv === 'test' }),
+  );
   app.decorate('db', db);
   app.decorate('config', config);
   const deviceLink = createDeviceLink({ config, db, log: app.log });

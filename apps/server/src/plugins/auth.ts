@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ALL_PERMISSIONS, messages } from '@cowork/contract';
 import { AppError, forbidden, unauthorized } from '../lib/http.ts';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
-import type { AuthUser } from '../modules/auth/tokens.ts';
+import type { AuthUser, Session } from '../modules/auth/tokens.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -80,14 +80,18 @@ export function cookieToken(request: FastifyRequest): string | undefined {
   }
 }
 
-/** The signed-in staff member of an access token, or the 401/424 that says why there is none. */
-export async function userOfToken(app: FastifyInstance, token: string | undefined) {
-  if (!token) throw unauthorized();
-  const session = await app.sessions.find(token);
+/** The session of an access token, or the 401/424 that says why it does not sign anyone in. */
+function signedIn(session: Session | undefined) {
   if (!session || session.kind !== 'access' || session.revokedAt) throw unauthorized();
   if (session.user.status !== 'enabled') throw unauthorized(messages.accountDisabled);
   if (session.expiresAt.getTime() <= Date.now()) throw new AppError(424, messages.tokenExpired);
   return session;
+}
+
+/** The signed-in staff member of an access token, or the 401/424 that says why there is none. */
+export async function userOfToken(app: FastifyInstance, token: string | undefined) {
+  if (!token) throw unauthorized();
+  return signedIn(await app.sessions.find(token));
 }
 
 export function registerAuth(app: FastifyInstance) {
@@ -97,8 +101,9 @@ export function registerAuth(app: FastifyInstance) {
   app.addHook('onClose', () => sessions.stop());
   // A write may have ended sessions or changed rights: this instance forgets what it cached before
   // answering (other instances hear of it through the database's notification).
-  app.addHook('onSend', async (request) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     if (!SAFE_METHODS.has(request.method)) sessions.clear();
+    done(null, payload);
   });
   const catalogue: RouteEntry[] = [];
   app.decorate('routeCatalogue', catalogue);
@@ -135,14 +140,33 @@ export function registerAuth(app: FastifyInstance) {
     }
   });
 
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) return;
-    const config = request.routeOptions.config;
-    if (config.public) return;
-    const session = await userOfToken(app, bearerToken(request));
-    request.user = session.user;
-    request.sessionFamilyId = session.familyId;
-    if (config.permission && !hasPermission(session.user, config.permission)) throw forbidden();
+  const admit = (request: FastifyRequest, session: Session | undefined) => {
+    const { user, familyId } = signedIn(session);
+    request.user = user;
+    request.sessionFamilyId = familyId;
+    const { permission } = request.routeOptions.config;
+    if (permission && !hasPermission(user, permission)) throw forbidden();
+  };
+  // Callback style, answered at once when the session is cached (most requests): an async hook
+  // costs a promise and a turn of the event loop on every request.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.is404 || request.routeOptions.config.public) return done();
+    const token = bearerToken(request);
+    if (token === undefined) return done(unauthorized());
+    const hit = sessions.cached(token);
+    if (!hit) {
+      sessions
+        .find(token)
+        .then((session) => admit(request, session))
+        .then(() => done(), done);
+      return;
+    }
+    try {
+      admit(request, hit);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
 }
 

@@ -105,7 +105,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 export function registerErrorHandling(app: FastifyInstance) {
   // Before any schema or handler: a text no column can keep is the caller's 400 naming the field,
   // never a database error (500) nor an export that breaks off after its 200.
-  app.addHook('preValidation', async (request, reply) => {
+  app.addHook('preValidation', (request, reply, done) => {
     for (const [context, value] of [
       ['querystring', request.query],
       ['params', request.params],
@@ -116,8 +116,11 @@ export function registerErrorHandling(app: FastifyInstance) {
       const key = path.at(-1);
       const routeLabels = request.routeOptions.config?.fieldLabels ?? {};
       const label = key ? (routeLabels[key] ?? fieldLabels[key] ?? key) : contextLabels[context];
-      return reply.code(400).send(failure(400, fieldInvalid(label, messages.textUnsavable)));
+      // Answered here: a hook that answers does not call done.
+      void reply.code(400).send(failure(400, fieldInvalid(label, messages.textUnsavable)));
+      return;
     }
+    done();
   });
 
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply) => {

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, messages } from '@cowork/contract';
 import { idempotencyKeys } from '../db/schema.ts';
 import { AppError, badRequest } from '../lib/http.ts';
@@ -74,12 +74,11 @@ export function registerIdempotency(app: FastifyInstance) {
     return claimed.length > 0;
   }
 
-  app.addHook('preHandler', async (request, reply) => {
-    const key = request.headers[HEADER];
-    if (request.method !== 'POST' || key === undefined || !request.user) return;
+  /** Claims the key of a POST that carries one, or answers a repeat. True when it answered. */
+  async function guard(request: FastifyRequest, reply: FastifyReply, key: string | string[]) {
     if (typeof key !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(key))
       throw badRequest(messages.idempotencyKeyInvalid);
-    if (request.headers['content-type']?.startsWith('multipart/')) return;
+    if (request.headers['content-type']?.startsWith('multipart/') || !request.user) return false;
 
     const userId = request.user.id;
     const fingerprint = fingerprintOf(request);
@@ -88,7 +87,7 @@ export function registerIdempotency(app: FastifyInstance) {
     for (;;) {
       if (await claim(userId, key, fingerprint)) {
         request.idempotencyClaim = { userId, key };
-        return;
+        return false;
       }
       const [row] = await app.db
         .select({
@@ -102,21 +101,40 @@ export function registerIdempotency(app: FastifyInstance) {
       if (!row) continue;
       if (row.fingerprint !== fingerprint) throw new AppError(422, messages.idempotencyKeyReused);
       if (row.statusCode !== null && row.response !== null) {
-        return reply
+        void reply
           .code(row.statusCode)
           .header('content-type', 'application/json; charset=utf-8')
           .header('idempotent-replayed', 'true')
           .send(row.response);
+        return true;
       }
       if (Date.now() >= deadline) throw new AppError(409, messages.requestInProgress);
       await sleep(POLL_MS);
     }
+  }
+
+  // Callback style, so the requests without a key (nearly all) pass without a promise; a hook
+  // that answered must not call done.
+  app.addHook('preHandler', (request, reply, done) => {
+    const key = request.headers[HEADER];
+    if (request.method !== 'POST' || key === undefined || !request.user) return done();
+    guard(request, reply, key).then((answered) => answered || done(), done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const owned = request.idempotencyClaim;
-    if (!owned) return payload;
+    if (!owned) return done(null, payload);
     request.idempotencyClaim = null;
+    void settle(request, reply, owned, payload).then(() => done(null, payload));
+  });
+
+  /** Keeps the answer for repeats, or releases the key of a request that failed. Never throws. */
+  async function settle(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    owned: { userId: number; key: string },
+    payload: unknown,
+  ) {
     const kept = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
     try {
       if (kept) {
@@ -133,6 +151,5 @@ export function registerIdempotency(app: FastifyInstance) {
       // The answer still goes out; a repeat waits, then is told to check, until the claim is stale.
       request.log.error({ err }, 'idempotency key not updated');
     }
-    return payload;
-  });
+  }
 }
