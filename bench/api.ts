@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { endpoints } from '@cowork/contract';
 import { summarise } from './results.ts';
-import { startServer } from './server.ts';
+import { fixedHeadersOf, startServer } from './server.ts';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 20;
@@ -27,8 +27,7 @@ export async function apiOverhead() {
   const { handle, url: ours, headers, close } = await startServer();
   const sample = await fetch(`${ours}${endpoints.userInfo}`, { headers });
   const body = await sample.text();
-  const perConnection = new Set(['date', 'connection', 'keep-alive', 'content-length']);
-  const fixedHeaders = Object.fromEntries([...sample.headers].filter(([name]) => !perConnection.has(name)));
+  const fixedHeaders = fixedHeadersOf(sample);
 
   const bare = Fastify({ logger: false });
   bare.get(endpoints.userInfo, (_request, reply) => reply.headers(fixedHeaders).send(body));

@@ -24,7 +24,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { postgresHandle } from '../apps/server/src/db/client.ts';
 import { seedDemo } from '../apps/server/src/seed/demo.ts';
 import { summarise, type BenchResult } from './results.ts';
-import { signInAdmin, throwAwayDatabase } from './server.ts';
+import { fixedHeadersOf, signInAdmin, throwAwayDatabase } from './server.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const MEMBERS = 20_000;
@@ -176,14 +176,21 @@ async function fillOrders(db: ReturnType<typeof postgresHandle>['db']) {
     left join buildings b on b.id = p.building_id`);
 }
 
-/** A plain HTTP server answering every request with the captured queries' rows, as JSON. */
-async function bareServer(pool: pg.Pool, queries: { text: string; values: unknown[] }[]) {
+/**
+ * A plain HTTP server answering every request with the captured queries' rows, as JSON, and the
+ * same fixed headers as our answer (the security headers are bytes of the answer, not work).
+ */
+async function bareServer(
+  pool: pg.Pool,
+  queries: { text: string; values: unknown[] }[],
+  headers: Record<string, string>,
+) {
   const server: Server = createServer((_request, response) => {
     (async () => {
       const results = [];
       for (const q of queries) results.push((await pool.query(q.text, q.values)).rows);
       const body = JSON.stringify({ code: 200, msg: 'ok', data: { total: results[0], records: results[1] } });
-      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      response.writeHead(200, headers).end(body);
     })().catch((error: unknown) => {
       response.writeHead(500).end(String(error));
     });
@@ -270,13 +277,13 @@ export async function orderPageBench(): Promise<OrderPageResult> {
       // The page, and the count when the page is full (a partial page ends the list).
       if (queries.length < 1 || queries.length > 2)
         throw new Error(`expected a page query and at most a count, got ${queries.length}`);
-      captures.push({ ...scenario, path, queries, total: data.total });
+      captures.push({ ...scenario, path, queries, fixedHeaders: fixedHeadersOf(answer), total: data.total });
     }
 
     const results: Scenario[] = [];
     const settle = () => new Promise((resolve) => setTimeout(resolve, 1000));
-    for (const { path, queries, ...scenario } of captures) {
-      const bare = await bareServer(barePool, queries);
+    for (const { path, queries, fixedHeaders, ...scenario } of captures) {
+      const bare = await bareServer(barePool, queries, fixedHeaders);
       // Warm both up, then measure them one after the other, round after round, in the same run,
       // letting the requests still queued from one run finish before the next.
       await load(bare.url);

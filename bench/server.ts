@@ -32,6 +32,20 @@ export async function throwAwayDatabase(baseUrl: string) {
   };
 }
 
+/**
+ * The headers of an answer that are the same on every answer (security headers, content type),
+ * for a bare reference server to send too: not those of the connection, the length, or an
+ * encoding fetch asked for.
+ */
+export function fixedHeadersOf(answer: Response): Record<string, string> {
+  const varying = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-encoding', 'vary']);
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    if (!varying.has(name)) headers[name] = value;
+  });
+  return headers;
+}
+
 /** Signs the demo administrator in: the bearer header. */
 export async function signInAdmin(url: string) {
   const signIn = await fetch(`${url}${endpoints.token}`, {

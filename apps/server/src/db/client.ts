@@ -50,6 +50,7 @@ export function postgresHandle(pool: pg.Pool): DbHandle {
   // An idle connection the server closes (a restart, a failover, a dropped test database) is
   // dropped by the pool and replaced on the next query; unhandled, it would end the process.
   pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
+  pool.on('connect', prepareRepeatedStatements);
   const db = drizzlePg({ client: pool, schema });
   return {
     db,
@@ -73,6 +74,47 @@ export function postgresHandle(pool: pg.Pool): DbHandle {
     },
     close: () => pool.end(),
   };
+}
+
+/** Names of statement texts, shared by the connections; bounded, as texts built with IN lists vary. */
+const statementNames = new Map<string, string>();
+const STATEMENT_NAMES_MAX = 2_000;
+/** Named statements one connection keeps prepared at most (each holds server memory). */
+const PREPARED_PER_CONNECTION = 500;
+
+/**
+ * Statements with parameters (every query drizzle builds) run as named prepared statements, named
+ * after their text: a connection has PostgreSQL parse and analyse a list's query once, then only
+ * binds and runs it (a generic plan, once PostgreSQL finds it as good as planning each time), where
+ * an unnamed statement is parsed and planned on every request. Statements without parameters
+ * (migrations, several statements in one text) stay unnamed, as they must.
+ */
+function prepareRepeatedStatements(client: pg.PoolClient) {
+  const prepared = new Set<string>();
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((config: unknown, ...rest: unknown[]) => {
+    const values = rest[0];
+    if (
+      config !== null &&
+      typeof config === 'object' &&
+      'text' in config &&
+      typeof config.text === 'string' &&
+      !('name' in config && config.name) &&
+      Array.isArray(values) &&
+      values.length > 0
+    ) {
+      let name = statementNames.get(config.text);
+      if (name === undefined && statementNames.size < STATEMENT_NAMES_MAX) {
+        name = `cowork_${statementNames.size}`;
+        statementNames.set(config.text, name);
+      }
+      if (name !== undefined && (prepared.has(name) || prepared.size < PREPARED_PER_CONNECTION)) {
+        prepared.add(name);
+        return query({ ...config, name }, ...rest);
+      }
+    }
+    return query(config, ...rest);
+  }) as typeof client.query;
 }
 
 export interface PoolTimeouts {

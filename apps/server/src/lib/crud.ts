@@ -47,7 +47,7 @@ import { audit } from './audit.ts';
 import { sendExcel, tableBatches, type ExcelColumn } from './excel-export.ts';
 import { badRequest, conflict, envelope, notFound, ok, pageAndTotal, pageOf } from './http.ts';
 import { hasRichContent, sanitizeRichText } from './sanitize-html.ts';
-import { parseTimeBound, toIso } from './time.ts';
+import { parseTimeBound, withIsoTimes } from './time.ts';
 
 type Row = Record<string, unknown> & { id: number };
 
@@ -130,11 +130,7 @@ export const valueAfterWrite = (key: string, values: Values, existing?: Row) =>
 /** A record as it leaves: dates as ISO strings with the Shanghai offset. */
 type Out = Row & { createdAt: string; updatedAt: string };
 
-function serialize(row: Row): Out {
-  return Object.fromEntries(
-    Object.entries(row).map(([k, v]) => [k, v instanceof Date ? toIso(v) : v]),
-  ) as Out;
-}
+const serialize = (row: Row) => withIsoTimes(row) as Out;
 
 /**
  * `GET …/export` of a resource whose rows are one table: what its page's filters (and `where`)

@@ -6,7 +6,21 @@ const SHANGHAI_OFFSET_MINUTES = 8 * 60;
 
 export function toIso(date: Date): string {
   const shifted = new Date(date.getTime() + SHANGHAI_OFFSET_MINUTES * 60_000);
-  return shifted.toISOString().replace('Z', '+08:00');
+  return `${shifted.toISOString().slice(0, -1)}+08:00`;
+}
+
+/** Times (Date) as they leave: a row's dates as ISO strings with the Shanghai offset, in one pass. */
+export type WithIsoTimes<T> = {
+  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
+};
+
+export function withIsoTimes<T extends object>(row: T): WithIsoTimes<T> {
+  const out: Record<string, unknown> = {};
+  for (const key in row) {
+    const value: unknown = row[key];
+    out[key] = value instanceof Date ? toIso(value) : value;
+  }
+  return out as WithIsoTimes<T>;
 }
 
 export const toIsoOrNull = (date: Date | null | undefined) => (date ? toIso(date) : null);

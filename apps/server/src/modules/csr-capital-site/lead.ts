@@ -32,7 +32,7 @@ import { csrCapitalRecords, csrSources, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { crudModule, type ResourceTable } from '../../lib/crud.ts';
 import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
-import { toIso, toIsoOrNull } from '../../lib/time.ts';
+import { toIso, toIsoOrNull, withIsoTimes } from '../../lib/time.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { cityNameOf } from '../area/areas.ts';
 
@@ -135,12 +135,7 @@ export function leadModule(
           .leftJoin(ssoUsers, eq(ssoUsers.id, csrCapitalRecords.createdBy))
           .where(and(recordsOf, eq(csrCapitalRecords.leadId, row.id)))
           .orderBy(desc(csrCapitalRecords.createdAt), desc(csrCapitalRecords.id));
-        const out = Object.fromEntries(
-          Object.entries({ ...row, cityName: cityNameOf(row.cityCode) } as Values).map(([k, v]) => [
-            k,
-            v instanceof Date ? toIso(v) : v,
-          ]),
-        );
+        const out = withIsoTimes({ ...row, cityName: cityNameOf(row.cityCode) });
         return ok({
           ...(out as unknown as z.infer<typeof detailAnswer>),
           records: records.map((r) => ({ ...r, nextFollowAt: toIsoOrNull(r.nextFollowAt), at: toIso(r.at) })),

@@ -51,7 +51,7 @@ import { crudModule, exportRoute } from '../../lib/crud.ts';
 import { fieldColumns } from '../../lib/excel-export.ts';
 import { badRequest, conflict, envelope, forbidden, notFound, ok } from '../../lib/http.ts';
 import { currentUser, hasPermission } from '../../plugins/auth.ts';
-import { toIso, toIsoOrNull } from '../../lib/time.ts';
+import { toIsoOrNull, withIsoTimes } from '../../lib/time.ts';
 
 type Invoice = typeof invoices.$inferSelect;
 type Order = typeof orders.$inferSelect;
@@ -67,9 +67,6 @@ const orderView = (order: Order): InvoiceOrder => ({
   productName: ((order.productSnapshot ?? {}) as { name?: string }).name ?? null,
   paidAt: toIsoOrNull(order.paidAt),
 });
-
-const serialize = (row: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? toIso(v) : v]));
 
 /** The storage key of an uploaded file's served address (relative or absolute), if it is one. */
 function uploadKeyOf(url: string): string | undefined {
@@ -124,7 +121,7 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
     const covered = row.orderNos.length
       ? await db.select().from(orders).where(inArray(orders.orderNo, row.orderNos)).orderBy(asc(orders.id))
       : [];
-    return { ...serialize(row), orders: covered.map(orderView) } as unknown as InvoiceDetail;
+    return { ...withIsoTimes(row), orders: covered.map(orderView) } as unknown as InvoiceDetail;
   }
 
   async function save(request: FastifyRequest, body: InvoiceSaveValues) {
