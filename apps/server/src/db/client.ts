@@ -76,6 +76,12 @@ export function postgresHandle(pool: pg.Pool): DbHandle {
   };
 }
 
+/**
+ * The name to give drizzle's `.prepare()`: none of our own, so the statement is named after its text
+ * below (bounded), as every other statement is.
+ */
+export const BY_TEXT = '';
+
 /** Names of statement texts, shared by the connections; bounded, as texts built with IN lists vary. */
 const statementNames = new Map<string, string>();
 const STATEMENT_NAMES_MAX = 2_000;

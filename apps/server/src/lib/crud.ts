@@ -13,15 +13,19 @@ import {
   desc,
   eq,
   gte,
+  ilike,
   inArray,
+  like,
+  lt,
   lte,
   ne,
   sql,
+  type Placeholder,
   type InferSelectModel,
   type SQL,
 } from 'drizzle-orm';
-import { containing, startingWith } from './like.ts';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { containsPattern, prefixPattern } from './like.ts';
+import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -42,7 +46,7 @@ import {
   type Fields,
   type ResourceDef,
 } from '@cowork/contract';
-import { sqlState, type Executor } from '../db/client.ts';
+import { BY_TEXT, sqlState, type Executor } from '../db/client.ts';
 import { audit } from './audit.ts';
 import { sendExcel, tableBatches, type ExcelColumn } from './excel-export.ts';
 import { badRequest, conflict, envelope, notFound, ok, pageAndTotal, pageOf } from './http.ts';
@@ -174,6 +178,13 @@ export function exportRoute<T extends PgTable & { id: PgColumn }>(
 }
 
 /**
+ * How a filter value enters a condition: as itself (a one-off query), or as a named placeholder of a
+ * prepared query, the value kept aside for its execution.
+ */
+type Bind = <T>(name: string, value: T) => T | Placeholder;
+const asItself: Bind = (_name, value) => value;
+
+/**
  * The conditions of a page query's declared search fields (eq, like, ranges); 400 naming the field
  * on a bad bound. Shared by page and by lists that read the same filter another way (an export).
  */
@@ -181,6 +192,7 @@ export function searchConditions<F extends Fields>(
   resource: ResourceDef<F>,
   table: PgTable,
   query: Record<string, unknown>,
+  bind: Bind = asItself,
 ): SQL[] {
   const columns = table as unknown as Record<string, PgColumn>;
   const where: SQL[] = [];
@@ -194,29 +206,35 @@ export function searchConditions<F extends Fields>(
         ['From', false],
         ['To', true],
       ] as const) {
-        const raw = query[`${key}${suffix}`];
+        const name = `${key}${suffix}`;
+        const raw = query[name];
         if (typeof raw !== 'string' || raw === '') continue;
         if (f.kind === 'integer' || f.kind === 'money') {
           const n = Number(raw);
           if (!Number.isFinite(n)) throw badRequest(fieldInvalid(f.label, '请输入数字'));
-          where.push(suffix === 'From' ? gte(column, n) : lte(column, n));
+          where.push(suffix === 'From' ? gte(column, bind(name, n)) : lte(column, bind(name, n)));
         } else {
           const bound = parseTimeBound(raw, endOfDay);
           if (!bound) throw badRequest(fieldInvalid(f.label, messages.timeInvalid));
-          where.push(suffix === 'From' ? gte(column, bound) : sql`${column} < ${bound}`);
+          where.push(suffix === 'From' ? gte(column, bind(name, bound)) : lt(column, bind(name, bound)));
         }
       }
       continue;
     }
     const value = query[key];
     if (value === undefined || value === '') continue;
-    if (f.kind === 'boolean') where.push(eq(column, value === 'true'));
-    else if (f.search === 'like') where.push(containing(column, String(value).trim()));
-    else if (f.search === 'prefix') where.push(startingWith(column, String(value).trim()));
-    else where.push(eq(column, value));
+    if (f.kind === 'boolean') where.push(eq(column, bind(key, value === 'true')));
+    else if (f.search === 'like') where.push(ilike(column, bind(key, containsPattern(String(value).trim()))));
+    else if (f.search === 'prefix') where.push(like(column, bind(key, prefixPattern(String(value).trim()))));
+    else where.push(eq(column, bind(key, value)));
   }
   return where;
 }
+
+/** Renders a `where` hook's condition to text and values: part of a prepared page query's key. */
+const dialect = new PgDialect();
+/** Prepared page queries one resource keeps (the shapes of filters its lists are asked for). */
+const PREPARED_PAGES_MAX = 200;
 
 export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPluginAsyncZod {
   const { resource, table } = options;
@@ -291,12 +309,82 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
     }
   }
 
-  const filters = (request: FastifyRequest, query: Record<string, unknown>): SQL[] => {
+  /**
+   * A page's queries are prepared once per shape (the filters given, the sort, a deep page or not,
+   * the `where` hook's condition): building a select of forty columns anew cost more than running
+   * it. Filter values, offset and size are placeholders; the `where` hook's condition is part of the
+   * key, so a value it holds (a caller's buildings) gives a query of its own. Kept per app: each
+   * is bound to its app's database.
+   */
+
+  function preparePage(db: Executor, condition: SQL | undefined, order: SQL[], deep: boolean) {
+    const limit = sql.placeholder('limit');
+    const offset = sql.placeholder('offset');
+    const rows = deep
+      ? // Deep pages skip ids only (index-only where an index holds the filter and sort columns,
+        // as orders (kind, created_at, id) does), then read the page's rows.
+        db
+          .select()
+          .from(table)
+          .where(
+            inArray(
+              table.id,
+              db
+                .select({ id: table.id })
+                .from(table)
+                .where(condition)
+                .orderBy(...order)
+                .limit(limit)
+                .offset(offset),
+            ),
+          )
+          .orderBy(...order)
+      : db
+          .select()
+          .from(table)
+          .where(condition)
+          .orderBy(...order)
+          .limit(limit)
+          .offset(offset);
+    return {
+      rows: rows.prepare(BY_TEXT),
+      total: db.select({ total: count() }).from(table).where(condition).prepare(BY_TEXT),
+    };
+  }
+
+  function pageQueries(
+    db: Executor,
+    preparedPages: Map<string, ReturnType<typeof preparePage>>,
+    request: FastifyRequest,
+    query: Record<string, unknown>,
+  ) {
+    const values: Record<string, unknown> = {};
+    const conditions = searchConditions(resource, table, query, (name, value) => {
+      values[name] = value;
+      return sql.placeholder(name);
+    });
     const extra = options.where?.(request);
-    return [...searchConditions(resource, table, query), ...(extra ? [extra] : [])];
-  };
+    const extraQuery = extra ? dialect.sqlToQuery(extra) : undefined;
+    const sortField = query.sortField as string | undefined;
+    const sort = sortField
+      ? { field: sortField, order: query.sortOrder === 'ascend' ? 'ascend' : 'descend' }
+      : resource.defaultSort;
+    const deep = ((query.current as number) - 1) * (query.size as number) >= DEEP_OFFSET;
+    const key = JSON.stringify([Object.keys(values), sort, deep, extraQuery]);
+    let prepared = preparedPages.get(key);
+    if (!prepared) {
+      const order = sort
+        ? [(sort.order === 'ascend' ? asc : desc)(columns[sort.field]), desc(table.id)]
+        : [desc(table.id)];
+      prepared = preparePage(db, and(...conditions, ...(extra ? [extra] : [])), order, deep);
+      if (preparedPages.size >= PREPARED_PAGES_MAX) preparedPages.delete(preparedPages.keys().next().value!);
+      preparedPages.set(key, prepared);
+    }
+    return { prepared, values };
+  }
 
   return async (app: FastifyInstance) => {
+    const preparedPages = new Map<string, ReturnType<typeof preparePage>>();
     const r = app.withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>();
     const idParams = z.object({ id: updateSchema(resource).shape.id });
 
@@ -315,47 +403,12 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
         },
         async (request) => {
           const query = request.query as Record<string, unknown> & { current: number; size: number };
-          const condition = and(...filters(request, query));
-          const sortField = query.sortField as string | undefined;
-          const order = sortField
-            ? [(query.sortOrder === 'ascend' ? asc : desc)(columns[sortField]), desc(table.id)]
-            : resource.defaultSort
-              ? [
-                  (resource.defaultSort.order === 'ascend' ? asc : desc)(columns[resource.defaultSort.field]),
-                  desc(table.id),
-                ]
-              : [desc(table.id)];
+          const { prepared, values } = pageQueries(app.db, preparedPages, request, query);
           const offset = (query.current - 1) * query.size;
           const page = await pageAndTotal(
             query,
-            async () =>
-              (await (offset < DEEP_OFFSET
-                ? app.db
-                    .select()
-                    .from(table)
-                    .where(condition)
-                    .orderBy(...order)
-                    .limit(query.size)
-                    .offset(offset)
-                : // Deep pages skip ids only (index-only where an index holds the filter and sort
-                  // columns, as orders (kind, created_at, id) does), then read the page's rows.
-                  app.db
-                    .select()
-                    .from(table)
-                    .where(
-                      inArray(
-                        table.id,
-                        app.db
-                          .select({ id: table.id })
-                          .from(table)
-                          .where(condition)
-                          .orderBy(...order)
-                          .limit(query.size)
-                          .offset(offset),
-                      ),
-                    )
-                    .orderBy(...order))) as Row[],
-            () => app.db.select({ total: count() }).from(table).where(condition),
+            async () => (await prepared.rows.execute({ ...values, limit: query.size, offset })) as Row[],
+            () => prepared.total.execute(values),
           );
           return ok({
             ...page,
