@@ -869,8 +869,9 @@ export const orders = pgTable(
     index('orders_order_no_prefix_idx').on(prefixOps(t.orderNo)),
     // Booking overlap checks look up one room's orders by time.
     index('orders_booking_idx').on(t.kind, t.productId, t.startAt),
-    // The dashboard and the share list count paid orders by payment time.
-    index('orders_paid_idx').on(t.paidAt),
+    // The dashboard and the share list count paid orders by payment time; the dashboard's sums read
+    // only these columns, index-only.
+    index('orders_paid_idx').on(t.paidAt, t.kind, t.status, t.paidFen),
     index('orders_card_order_idx').on(t.cardOrderId),
     index('orders_activity_member_idx').on(t.activityId, t.memberId),
     index('orders_invoice_idx').on(t.invoiceId),
