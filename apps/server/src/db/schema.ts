@@ -869,6 +869,8 @@ export const orders = pgTable(
     index('orders_order_no_prefix_idx').on(prefixOps(t.orderNo)),
     // Booking overlap checks look up one room's orders by time.
     index('orders_booking_idx').on(t.kind, t.productId, t.startAt),
+    // 首页's meeting-room use reads a month of bookings by start time, index-only.
+    index('orders_kind_start_idx').on(t.kind, t.startAt, t.endAt, t.status, t.productId),
     // The dashboard and the share list count paid orders by payment time; the dashboard's sums read
     // only these columns, index-only.
     index('orders_paid_idx').on(t.paidAt, t.kind, t.status, t.paidFen),

@@ -216,6 +216,9 @@ async function utilisationByBuilding(db: Database): Promise<NonNullable<Dashboar
         cross join bounds b
         where o.kind = 'office-station' and o.status in (${revenueStatuses})
           and o.start_at < b.month_end and o.end_at > b.month_start
+          -- A meeting room is booked within one day (order/booking.ts), so no booking that reaches
+          -- into the month starts more than a day before it: the range orders_kind_start_idx walks.
+          and o.start_at >= b.month_start - interval '1 day'
         group by r.building_id
       ),
       totals as (

@@ -1,0 +1,1 @@
+CREATE INDEX "orders_kind_start_idx" ON "orders" USING btree ("kind","start_at","end_at","status","product_id");
