@@ -1,4 +1,4 @@
-/** The zod schemas of the shell and auth payloads (spec point 7, DESIGN.md 4-5). */
+/** The zod schemas of the shell and auth payloads (conventions in docs/api.md). */
 import { z } from 'zod';
 import type { MenuItem } from './endpoints.ts';
 import { ownFileUrl } from './urls.ts';

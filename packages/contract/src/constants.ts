@@ -1,4 +1,4 @@
-/** Business constants of spec point 9 and DESIGN.md section 4, shared by web and server. */
+/** Business constants shared by web and server (the API conventions: docs/api.md). */
 
 /** Body code of a successful response (the envelope's `code`). */
 export const SUCCESS_CODE = 200;

@@ -1,5 +1,5 @@
 /**
- * Door devices (DEVICE-PROTOCOL.md v1): the console API's paths, the protocol's constants and the
+ * Door devices (protocol v1, docs/devices.md): the console API's paths, the protocol's constants and the
  * Chinese messages both ends show. The wire format itself (envelope, signature, TOTP) lives in
  * apps/server/src/devices/protocol.ts, which the server and the simulator share.
  */

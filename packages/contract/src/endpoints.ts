@@ -1,5 +1,5 @@
 /**
- * The envelope, the API prefixes and the shell and auth endpoints (spec point 7, DESIGN.md 4-5):
+ * The envelope, the API prefixes and the shell and auth endpoints (conventions in docs/api.md):
  * plain constants and types, free of zod so the console can import them without the schema
  * library. The payload schemas are in api.ts.
  */

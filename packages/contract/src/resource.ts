@@ -593,7 +593,7 @@ export type ListOption = z.infer<typeof listOption>;
 /** Basis points as a percentage with two decimals: 1250 → `12.50%`. */
 export const formatPercent = (basisPoints: number) => `${(basisPoints / 100).toFixed(2)}%`;
 
-/** Endpoint paths of a resource (DESIGN.md section 4). */
+/** Endpoint paths of a resource (their shapes: docs/api.md). */
 export const resourcePaths = (def: Pick<ResourceDef, 'base' | 'names'>) => ({
   page: `${def.base}/page`,
   detail: `${def.base}/detail`,

@@ -1,5 +1,5 @@
 /**
- * Who may open which door: the `access` list each device is synced (DEVICE-PROTOCOL.md), the union of
+ * Who may open which door: the `access` list each device is synced (docs/devices.md), the union of
  * - members with a paid (or checked-in) booking of a meeting room or venue linked to a space that a
  *   set holding the device holds (that space or one above it), from 15 minutes before the start to
  *   15 minutes after the end;

@@ -1,5 +1,5 @@
 /**
- * The server's side of DEVICE-PROTOCOL.md: one link per API instance, over the embedded broker
+ * The server's side of the device protocol (docs/devices.md): one link per API instance, over the embedded broker
  * (MQTT_URL unset) or as a client of an external one. It sends signed commands and waits for their
  * acks, believes only signed, fresh, unseen messages, keeps online/offline and last seen, writes
  * every door event to the open log once, and counts what it drops per device.

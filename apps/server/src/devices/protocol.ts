@@ -1,5 +1,5 @@
 /**
- * The wire format of DEVICE-PROTOCOL.md v1, shared by the server's device link and the simulator:
+ * The wire format of the device protocol v1 (docs/devices.md), shared by the server's device link and the simulator:
  * topics, the signed envelope, its checks, and the door codes (TOTP by otpauth).
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * A door device that follows DEVICE-PROTOCOL.md, written from that page alone: the terminal
+ * A door device that follows the device protocol (docs/devices.md), written from the protocol alone: the terminal
  * simulator (`npm run device`), the demo devices and the tests all use it. It connects with its
  * secret (or the enrolment key until registered), says hello, checks every command's signature,
  * clock and id, acks, keeps the access state of the last sync, and judges codes, cards and admin

@@ -5,7 +5,7 @@ import timezone from 'dayjs/plugin/timezone';
 dayjs.extend(utc);
 dayjs.extend(timezone);
 
-/** Times are shown in China Standard Time whatever the browser's zone (DESIGN.md section 4). */
+/** Times are shown in China Standard Time whatever the browser's zone (docs/api.md: times). */
 export const DISPLAY_TIME_ZONE = 'Asia/Shanghai';
 
 /** `2025-01-31 09:05:00` in Asia/Shanghai, or — when there is no valid time. */

@@ -1,5 +1,5 @@
 /**
- * 设备管理: the console API for door devices, exactly as DEVICE-PROTOCOL.md's table fixes it
+ * 设备管理: the console API for door devices, exactly as the device protocol's table fixes it (docs/devices.md)
  * (paths, bodies, answers), plus `detail` (last commands and dropped messages) and `link-status`
  * (the hardware screens' banner). Commands go through the device link (devices/link.ts) and answer
  * only once the device acked, or fail with a message naming the device within 6 s.

@@ -1,6 +1,6 @@
 /**
  * 设备管理: registered door devices with live status (the list refreshes itself), the devices
- * waiting to be registered, and the commands of DEVICE-PROTOCOL.md: 远程开门, 动态码, 刷新屏幕,
+ * waiting to be registered, and the commands of the device protocol (docs/devices.md): 远程开门, 动态码, 刷新屏幕,
  * 清除, 重置配置, 注销. A secret is shown once, when it is issued (register, reset-config).
  */
 import { useEffect, useState } from 'react';
