@@ -310,9 +310,6 @@ export const api = {
   /** POST with a JSON body. */
   post: <T>(url: string, body?: unknown, config?: Config) =>
     call<T>({ ...config, method: 'post', url, data: body }),
-  /** POST with the payload as query string. */
-  postQuery: <T>(url: string, params?: Params, config?: Config) =>
-    call<T>({ ...config, method: 'post', url, params }),
   /** GET with query params. */
   get: <T>(url: string, params?: Params, config?: Config) =>
     call<T>({ ...config, method: 'get', url, params }),
@@ -322,18 +319,12 @@ export const api = {
   /** DELETE with a JSON body, e.g. `{ids}`. */
   delete: <T>(url: string, body?: unknown, config?: Config) =>
     call<T>({ ...config, method: 'delete', url, data: body }),
-  /** DELETE with the payload as query string. */
-  deleteQuery: <T>(url: string, params?: Params, config?: Config) =>
-    call<T>({ ...config, method: 'delete', url, params }),
   /** DELETE `{url}/{id}`. */
   deleteById: <T>(url: string, id: string | number, config?: Config) =>
     call<T>({ ...config, method: 'delete', url: withId(url, id) }),
   /** PUT with a JSON body. */
   put: <T>(url: string, body?: unknown, config?: Config) =>
     call<T>({ ...config, method: 'put', url, data: body }),
-  /** PUT with the payload as query string. */
-  putQuery: <T>(url: string, params?: Params, config?: Config) =>
-    call<T>({ ...config, method: 'put', url, params }),
   /** GET a file (no envelope), e.g. an import template. */
   download: (url: string, params?: Params) =>
     request.request<Blob, Blob>({ method: 'get', url, params, responseType: 'blob' }),
