@@ -5,10 +5,12 @@ import { execFile } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { sql } from 'drizzle-orm';
+import { eq, getTableName, is, sql } from 'drizzle-orm';
+import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   endpoints,
+  fieldInvalid,
   MENU_ICON_BASE,
   menuGroups,
   menuRoutes,
@@ -17,7 +19,9 @@ import {
 } from '@cowork/contract';
 import { buildApp } from '../src/app.ts';
 import type { Database } from '../src/db/client.ts';
-import { ssoUsers } from '../src/db/schema.ts';
+import { checkLabels } from '../src/db/check-labels.ts';
+import * as schema from '../src/db/schema.ts';
+import { members, ssoUsers } from '../src/db/schema.ts';
 import { buildTestApp, demo, type TestApp } from './helper.ts';
 
 let t: TestApp;
@@ -104,6 +108,36 @@ describe('envelope and errors', () => {
     });
     expect(xml.statusCode).toBe(415);
     expect(xml.json()).toEqual({ code: 415, msg: messages.unsupportedMediaType, data: null });
+  });
+
+  test('a value a CHECK constraint refuses is a 400 naming the field, and nothing is written', async () => {
+    const app = await buildApp({ config: t.config, db: t.db, logger: false });
+    const [member] = await t.db.select().from(members).limit(1);
+    app.post('/api/test/check', { config: { public: true } }, async () => {
+      await t.db
+        .update(members)
+        .set({ status: 'bogus' as 'enabled' })
+        .where(eq(members.id, member.id));
+      return 'unreachable';
+    });
+    try {
+      const res = await app.inject({ method: 'POST', url: '/api/test/check' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().msg).toBe(fieldInvalid('会员状态', messages.valueNotAllowed));
+      const [after] = await t.db.select().from(members).where(eq(members.id, member.id));
+      expect(after.status).toBe(member.status);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('every CHECK constraint of the schema has the label its 400 names', () => {
+    const checks = Object.values(schema)
+      .filter((value): value is PgTable => is(value, PgTable))
+      .flatMap((table) => getTableConfig(table).checks.map((c) => `${getTableName(table)}: ${c.name}`));
+    expect(checks.length).toBeGreaterThan(20);
+    const unlabelled = checks.filter((entry) => !checkLabels[entry.split(': ')[1]]);
+    expect(unlabelled).toEqual([]);
   });
 
   test('a 500 carries no stack trace or SQL, and the log has the details', async () => {

@@ -81,6 +81,10 @@ export const messages = {
   textUnsavable: '含有无法保存的字符（空字符 NUL 或不成对的 Unicode 代理项），请删除这些字符后重试',
   /** the database refused a value the schemas let through (out of range, unreadable) */
   valueOutOfRange: '请求中有超出可保存范围的值（数字过大或文字过长），请检查后重试',
+  /** The label of a refused value whose field is not known. */
+  someField: '提交的值',
+  /** After a field's label: the database refused the value (a CHECK constraint). */
+  valueNotAllowed: '取值不符合要求，未保存任何内容，请检查后重试',
   /** the first of two identical requests is still running after the wait */
   requestInProgress: '相同的请求正在处理中，请稍后刷新页面查看结果',
 } as const;

@@ -204,6 +204,15 @@ export function sqlState(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The constraint a PostgreSQL error names (a CHECK, unique or foreign key), if any. */
+export function constraintOf(error: unknown): string | undefined {
+  for (const e of errorChain(error)) {
+    const constraint = (e as { constraint?: unknown }).constraint;
+    if (typeof constraint === 'string') return constraint;
+  }
+  return undefined;
+}
+
 /** Socket errors of an unreachable server, and PostgreSQL's shutting down / too many connections. */
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',

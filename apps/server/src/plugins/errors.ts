@@ -5,7 +5,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { fieldInvalid, fieldLabels, messages } from '@cowork/contract';
-import { databaseOutage, sqlState } from '../db/client.ts';
+import { checkLabels } from '../db/check-labels.ts';
+import { constraintOf, databaseOutage, sqlState } from '../db/client.ts';
 import { AppError, failure } from '../lib/http.ts';
 
 declare module 'fastify' {
@@ -84,6 +85,8 @@ const CONFLICT_STATES = new Set(['23505', '23503']);
  */
 const INPUT_STATES = new Set(['22001', '22003', '22007', '22008', '22021', '22P02', '54000']);
 
+const CHECK_VIOLATION = '23514';
+
 /** What the caller reads when the database is down or too slow: it is not their fault, retry later. */
 export const outageMessages = {
   unreachable: messages.databaseUnavailable,
@@ -139,6 +142,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (state && CONFLICT_STATES.has(state)) {
       request.log.info({ sqlState: state }, 'conflicting write refused');
       return reply.code(409).send(failure(409, messages.conflict));
+    }
+    if (state === CHECK_VIOLATION) {
+      request.log.warn({ err: error, sqlState: state }, 'value refused by a CHECK constraint');
+      const label = checkLabels[constraintOf(error) ?? ''] ?? messages.someField;
+      return reply.code(400).send(failure(400, fieldInvalid(label, messages.valueNotAllowed)));
     }
     if (state && INPUT_STATES.has(state)) {
       request.log.warn({ err: error, sqlState: state }, 'value refused by the database');

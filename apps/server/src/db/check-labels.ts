@@ -1,0 +1,41 @@
+/**
+ * The field each CHECK constraint of db/schema.ts guards, as a person calls it: a write the schemas
+ * let through but the database refuses is answered 400 naming it (plugins/errors.ts), never 500.
+ * test/check-labels.test.ts fails when a constraint has no entry here.
+ */
+export const checkLabels: Record<string, string> = {
+  sso_users_status_check: '账号状态',
+  sso_menus_type_check: '菜单类型',
+  auth_tokens_kind_check: '令牌类型',
+  uploaded_files_size_check: '文件大小',
+  building_bright_points_kind_check: '亮点类型',
+  dicts_code_check: '字典编码',
+  airport_codes_code_check: '机场三字码',
+  members_status_check: '会员状态',
+  banners_type_check: '类型',
+  csr_agreements_type_check: '协议类型',
+  merchant_shares_ratio_check: '分账比例',
+  team_card_activities_sold_check: '已售数量',
+  team_card_activities_window_check: '活动时间',
+  company_cards_balance_check: '余额',
+  company_cards_status_check: '状态',
+  company_card_ledger_kind_check: '流水类型',
+  orders_amounts_check: '订单金额',
+  orders_balance_check: '余额',
+  orders_quantity_check: '数量',
+  orders_kind_check: '订单类型',
+  orders_status_check: '订单状态',
+  invoices_amount_check: '开票金额',
+  invoices_kind_check: '发票类型',
+  spaces_kind_check: '空间类型',
+  devices_status_check: '设备状态',
+  kreator_user_groups_status_check: '状态',
+  kreator_user_groups_valid_check: '有效期',
+  banners_window_check: '展示时间',
+  merchant_shares_window_check: '生效时间',
+  orders_pay_method_check: '支付方式',
+  invoices_status_check: '发票状态',
+  csr_capital_sites_status_check: '线索状态',
+  csr_capital_websites_status_check: '线索状态',
+  csr_capital_records_kind_check: '跟进类型',
+};
