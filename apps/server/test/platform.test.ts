@@ -132,7 +132,7 @@ describe('envelope and errors', () => {
   });
 
   test('every CHECK constraint of the schema has the label its 400 names', () => {
-    const checks = Object.values(schema)
+    const checks = Object.values(schema as Record<string, unknown>)
       .filter((value): value is PgTable => is(value, PgTable))
       .flatMap((table) => getTableConfig(table).checks.map((c) => `${getTableName(table)}: ${c.name}`));
     expect(checks.length).toBeGreaterThan(20);

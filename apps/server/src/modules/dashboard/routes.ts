@@ -119,10 +119,9 @@ async function leadsCreated(db: Database, table: typeof csrCapitalSites | typeof
 
 /**
  * Per kind: orders created today and this month (any status), revenue paid today and this month, and
- * the revenue of each of the last 30 days. Two range scans, each index-only on an index that holds
- * every column it reads ((kind, created_at, id); (paid_at, kind, status, paid_fen)): one counts this
- * month's orders, one sums payments by day and kind from the earlier of the series' first day and the
- * month's, which gives today, the month and the series at once. Days without revenue are 0.
+ * the revenue of each of the last 30 days, from order_day_totals (one row per day and kind, kept by
+ * triggers on orders): some thirty rows per kind, however many orders there are. Days without
+ * revenue are 0.
  */
 async function ordersAndRevenue(
   db: Database,
@@ -134,13 +133,13 @@ async function ordersAndRevenue(
       : rowsOf(
           db,
           sql`with ${bounds}, ${kindsRelation(kinds)}
-            select o.kind,
-              count(*) filter (where o.created_at >= b.day_start and o.created_at < b.day_end) as today_count,
-              count(*) as month_count
-            from orders o cross join bounds b
-            where o.kind in (select kind from kinds)
-              and o.created_at >= b.month_start and o.created_at < b.month_end
-            group by o.kind`,
+            select t.kind,
+              coalesce(sum(t.created_count) filter (where t.day = b.local_day::date), 0) as today_count,
+              sum(t.created_count) as month_count
+            from order_day_totals t cross join bounds b
+            where t.kind in (select kind from kinds)
+              and t.day >= b.local_month::date and t.day < (b.local_month + interval '1 month')::date
+            group by t.kind`,
         ),
     rowsOf(
       db,
@@ -150,11 +149,9 @@ async function ordersAndRevenue(
           select generate_series(f.day, b.local_day, interval '1 day') as day from first f cross join bounds b
         ),
         paid as (
-          select date_trunc('day', o.paid_at at time zone 'Asia/Shanghai') as day, o.kind, sum(o.paid_fen) as fen
-          from orders o cross join bounds b cross join first f
-          where o.paid_at >= f.day at time zone 'Asia/Shanghai' and o.paid_at < b.day_end
-            and o.status in (${revenueStatuses}) and o.kind in (select kind from kinds)
-          group by 1, 2
+          select t.day, t.kind, t.paid_fen as fen
+          from order_day_totals t cross join bounds b cross join first f
+          where t.day >= f.day::date and t.day <= b.local_day::date and t.kind in (select kind from kinds)
         )
         select to_char(d.day, 'YYYY-MM-DD') as day, k.kind, coalesce(p.fen, 0) as fen,
           d.day >= b.local_day - ${seriesSpan} as in_series, d.day >= b.local_month as in_month,
@@ -162,7 +159,7 @@ async function ordersAndRevenue(
         from days d
         cross join bounds b
         left join kinds k on true
-        left join paid p on p.day = d.day and p.kind = k.kind
+        left join paid p on p.day = d.day::date and p.kind = k.kind
         order by d.day`,
     ),
   ]);
