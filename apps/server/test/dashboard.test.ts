@@ -4,6 +4,7 @@
  * times around the Shanghai day and month edges (expected values come from a plain model of those
  * rows), against the lists the numbers link to, and per permission.
  */
+import { and, eq, gte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resourcePaths, type Page } from '@cowork/contract';
 import { dashboardEndpoints, type DashboardSummary } from '@cowork/contract/resources/dashboard';
@@ -381,6 +382,32 @@ describe(`dashboard summary (${engine})`, () => {
       todayCount: 1,
       todayPaidFen: 5000,
     });
+  });
+
+  test('a refund takes its revenue out of the payment day, a remark moves nothing, and undoing restores it', async () => {
+    const before = await summary();
+    const userCard = (data: DashboardSummary) => data.orders.find((o) => o.kind === 'user-card')!;
+    const [paidToday] = await t.db
+      .select({ id: orders.id, paidFen: orders.paidFen })
+      .from(orders)
+      .where(
+        and(eq(orders.kind, 'user-card'), eq(orders.status, 'paid'), gte(orders.paidAt, new Date(dayStart))),
+      )
+      .limit(1);
+    await t.db.update(orders).set({ remark: '看板备注' }).where(eq(orders.id, paidToday.id));
+    expect(await summary()).toEqual(before);
+    await t.db.update(orders).set({ status: 'refunded' }).where(eq(orders.id, paidToday.id));
+    const refunded = await summary();
+    expect(userCard(refunded)).toEqual({
+      ...userCard(before),
+      todayPaidFen: userCard(before).todayPaidFen - paidToday.paidFen,
+      monthPaidFen: userCard(before).monthPaidFen - paidToday.paidFen,
+    });
+    expect(refunded.revenue.series[0].paidFen.at(-1)).toBe(
+      before.revenue.series[0].paidFen.at(-1)! - paidToday.paidFen,
+    );
+    await t.db.update(orders).set({ status: 'paid', remark: null }).where(eq(orders.id, paidToday.id));
+    expect(await summary()).toEqual(before);
   });
 
   test('new members by registration time', async () => {
