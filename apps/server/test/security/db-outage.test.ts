@@ -19,7 +19,7 @@ import { basicAuth, demo, engine, openTestDatabase, testConfig } from '../helper
 
 /**
  * A TCP proxy to `target` whose link can be cut (bytes dropped both ways, sockets left open), at
- * once or when the app next sends a given text (to cut in the middle of a transaction).
+ * once or when the app next sends given bytes (to cut in the middle of a transaction).
  */
 async function startProxy(target: { host: string; port: number }) {
   let cut = false;
@@ -206,7 +206,9 @@ describe.skipIf(engine !== 'postgres')('a silently dropped database link', () =>
     'a link cut inside a transaction fails it quickly and leaves no stuck connection',
     { timeout: 8_000 },
     async () => {
-      proxy.cutWhenSent('insert into');
+      // Cut when the transaction first sends this record's code (a parameter value: statements
+      // are prepared once per connection, so their text is not sent again).
+      proxy.cutWhenSent('cut_in_transaction');
       const res = await app.inject({
         method: 'POST',
         url: `${source.base}/save`,
