@@ -873,8 +873,8 @@ export const orders = pgTable(
     index('orders_booking_idx').on(t.kind, t.productId, t.startAt),
     // 首页's meeting-room use reads a month of bookings by start time, index-only.
     index('orders_kind_start_idx').on(t.kind, t.startAt, t.endAt, t.status, t.productId),
-    // The dashboard and the share list count paid orders by payment time; the dashboard's sums read
-    // only these columns, index-only.
+    // Lists and sums of paid orders by payment time (商户分账); the columns after paid_at let a sum
+    // of revenue by kind read the index alone. (首页 reads order_day_totals instead.)
     index('orders_paid_idx').on(t.paidAt, t.kind, t.status, t.paidFen),
     index('orders_card_order_idx').on(t.cardOrderId),
     index('orders_activity_member_idx').on(t.activityId, t.memberId),
