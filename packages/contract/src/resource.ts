@@ -86,6 +86,9 @@ export interface Field<S extends z.ZodType = z.ZodType> {
 
 export type Fields = Record<string, Field>;
 
+/** What a field builder's caller may set: anything but the schema, which the builder makes (typed). */
+type FieldOptions = Partial<Omit<Field, 'schema'>>;
+
 export type ResourceAction =
   | 'page'
   | 'detail'
@@ -99,9 +102,9 @@ export type ResourceAction =
   /** `POST {res}/saveOrUpdate`: edits when the body holds an id, creates otherwise (opt-in). */
   | 'saveOrUpdate';
 
-export interface ResourceDef<F extends Fields = Fields> {
+export interface ResourceDef<F extends Fields = Fields, K extends string = string> {
   /** Path segment, e.g. `csr-source`; also the audit log's resource name. */
-  key: string;
+  key: K;
   /** Full path of the resource, e.g. `/api/user/admin/v1/csr-source`. */
   base: string;
   /** Chinese name of one record, used in titles and messages (新建来源, 来源不存在). */
@@ -131,9 +134,9 @@ export const allActions: readonly ResourceAction[] = [
   'list',
 ];
 
-export function defineResource<const F extends Fields>(
-  def: Omit<ResourceDef<F>, 'actions'> & { actions?: readonly ResourceAction[] },
-): ResourceDef<F> {
+export function defineResource<const F extends Fields, const K extends string = string>(
+  def: Omit<ResourceDef<F, K>, 'actions'> & { actions?: readonly ResourceAction[] },
+): ResourceDef<F, K> {
   return { ...def, actions: def.actions ?? allActions };
 }
 
@@ -151,7 +154,20 @@ const emptyOr = (empty: string, wrong: string) => (issue: { input?: unknown }) =
   isEmpty(issue.input) ? empty : wrong;
 const tooLong = (max: number) => `最多 ${max} 个字符，请删减后重试`;
 
-const text = (label: string, options: Partial<Field> & { max?: number; optional?: boolean } = {}) => {
+/**
+ * A field's schema, optional or not: typed by which, so the values a server module reads are typed
+ * from the declaration (a required number is a number, an optional one may be null).
+ */
+const optionalOr = <O extends boolean, R extends z.ZodType, N extends z.ZodType>(
+  optional: O | undefined,
+  whenRequired: R,
+  whenOptional: () => N,
+) => (optional ? whenOptional() : whenRequired) as O extends true ? N : R;
+
+const text = <const O extends boolean = false>(
+  label: string,
+  options: FieldOptions & { max?: number; optional?: O } = {},
+) => {
   const { max = 100, optional, ...rest } = options;
   const base = z
     .string({ error: required(label) })
@@ -160,18 +176,21 @@ const text = (label: string, options: Partial<Field> & { max?: number; optional?
   return {
     label,
     kind: 'text' as const,
-    schema: optional ? base.nullish() : base.min(1, required(label)),
+    schema: optionalOr(optional, base.min(1, required(label)), () => base.nullish()),
     ...rest,
   } satisfies Field;
 };
 
 export const field = {
   text,
-  textarea: (label: string, options: Partial<Field> & { max?: number; optional?: boolean } = {}) =>
-    ({ ...text(label, { max: 2000, ...options }), kind: 'textarea' as const, list: false }) satisfies Field,
-  integer: (
+  textarea: <const O extends boolean = false>(
     label: string,
-    options: Partial<Field> & { min?: number; max?: number; optional?: boolean } = {},
+    options: FieldOptions & { max?: number; optional?: O } = {},
+  ) =>
+    ({ ...text(label, { max: 2000, ...options }), kind: 'textarea' as const, list: false }) satisfies Field,
+  integer: <const O extends boolean = false>(
+    label: string,
+    options: FieldOptions & { min?: number; max?: number; optional?: O } = {},
   ) => {
     const { min = 0, max = 2_147_483_647, optional, ...rest } = options;
     const base = numeric(
@@ -184,7 +203,7 @@ export const field = {
     return {
       label,
       kind: 'integer' as const,
-      schema: optional ? base.nullish() : base,
+      schema: optionalOr(optional, base, () => base.nullish()),
       ...rest,
     } satisfies Field;
   },
@@ -211,10 +230,10 @@ export const field = {
       schema: z.boolean({ error: '发布状态必须是是或否' }).default(false),
       search: 'eq' as const,
     }) satisfies Field,
-  enumeration: <const V extends string>(
+  enumeration: <const V extends string, const O extends boolean = false>(
     label: string,
     options: readonly { value: V; label: string }[],
-    extra: Partial<Field> & { optional?: boolean } = {},
+    extra: FieldOptions & { optional?: O } = {},
   ) => {
     const { optional, ...rest } = extra;
     const values = options.map((o) => o.value) as [V, ...V[]];
@@ -223,39 +242,39 @@ export const field = {
       label,
       kind: 'enum' as const,
       options,
-      schema: optional ? base.nullish() : base,
+      schema: optionalOr(optional, base, () => base.nullish()),
       search: 'eq' as const,
       ...rest,
     } satisfies Field;
   },
-  phone: (label = '手机号', extra: Partial<Field> & { optional?: boolean } = {}) => {
+  phone: <const O extends boolean = false>(label = '手机号', extra: FieldOptions & { optional?: O } = {}) => {
     const { optional, ...rest } = extra;
     const base = z.string({ error: emptyOr(required(label), `${label}必须是文字`) }).pipe(phoneSchema);
     return {
       label,
       kind: 'phone' as const,
-      schema: optional ? blankAsNull(base) : base,
+      schema: optionalOr(optional, base, () => blankAsNull(base)),
       ...rest,
     } satisfies Field;
   },
-  email: (label = '邮箱', extra: Partial<Field> & { optional?: boolean } = {}) => {
+  email: <const O extends boolean = false>(label = '邮箱', extra: FieldOptions & { optional?: O } = {}) => {
     const { optional, ...rest } = extra;
     const base = z.string({ error: emptyOr(required(label), `${label}必须是文字`) }).pipe(emailSchema);
     return {
       label,
       kind: 'email' as const,
-      schema: optional ? blankAsNull(base) : base,
+      schema: optionalOr(optional, base, () => blankAsNull(base)),
       ...rest,
     } satisfies Field;
   },
-  image: (label: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
-    const { optional = true, ...rest } = extra;
+  image: <const O extends boolean = true>(label: string, extra: FieldOptions & { optional?: O } = {}) => {
+    const { optional = true as O, ...rest } = extra;
     const base = ownFileUrl(label);
     return {
       label,
       kind: 'image' as const,
       // Optional: '' clears it (as null), like leaving it out.
-      schema: optional ? blankAsNull(base) : base,
+      schema: optionalOr(optional, base, () => blankAsNull(base)),
       upload: { accept: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg'], maxSizeKb: 2048 },
       ...rest,
     } satisfies Field;
@@ -264,7 +283,10 @@ export const field = {
    * Money in integer fen (the API), entered and shown in yuan with two decimals (¥). Never negative;
    * `min` (fen) raises the floor, e.g. 1 for an amount that must be more than zero.
    */
-  money: (label: string, extra: Partial<Field> & { optional?: boolean; min?: number; max?: number } = {}) => {
+  money: <const O extends boolean = false>(
+    label: string,
+    extra: FieldOptions & { optional?: O; min?: number; max?: number } = {},
+  ) => {
     // ¥20,000,000 at most: amounts are PostgreSQL `integer` fen (up to 2 147 483 647).
     const { optional, min = 0, max = 2_000_000_000, ...rest } = extra;
     const base = numeric(
@@ -278,7 +300,7 @@ export const field = {
     return {
       label,
       kind: 'money' as const,
-      schema: optional ? base.nullish() : base,
+      schema: optionalOr(optional, base, () => base.nullish()),
       sortable: true,
       ...rest,
     } satisfies Field;
@@ -287,7 +309,7 @@ export const field = {
    * A percentage stored in basis points (integer 0–10000 = 0.00 %–100.00 %), entered and shown as a
    * percentage with two decimals (`formatPercent`).
    */
-  percent: (label: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
+  percent: <const O extends boolean = false>(label: string, extra: FieldOptions & { optional?: O } = {}) => {
     const { optional, ...rest } = extra;
     const base = numeric(
       z
@@ -299,15 +321,15 @@ export const field = {
     return {
       label,
       kind: 'percent' as const,
-      schema: optional ? base.nullish() : base,
+      schema: optionalOr(optional, base, () => base.nullish()),
       sortable: true,
       ...rest,
     } satisfies Field;
   },
   /** A decimal number (coordinates, square metres) within [min, max]. */
-  decimal: (
+  decimal: <const O extends boolean = false>(
     label: string,
-    options: Partial<Field> & { min?: number; max?: number; optional?: boolean } = {},
+    options: FieldOptions & { min?: number; max?: number; optional?: O } = {},
   ) => {
     const { min = 0, max = 1_000_000_000, optional, ...rest } = options;
     const base = numeric(
@@ -319,12 +341,12 @@ export const field = {
     return {
       label,
       kind: 'decimal' as const,
-      schema: optional ? base.nullish() : base,
+      schema: optionalOr(optional, base, () => base.nullish()),
       ...rest,
     } satisfies Field;
   },
   /** A time of day, 'HH:mm' (00:00–23:59). */
-  time: (label: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
+  time: <const O extends boolean = false>(label: string, extra: FieldOptions & { optional?: O } = {}) => {
     const { optional, ...rest } = extra;
     const base = z
       .string({ error: emptyOr(`请选择${label}`, `${label}格式不正确，请按 时:分 选择，如 09:00`) })
@@ -332,12 +354,12 @@ export const field = {
     return {
       label,
       kind: 'time' as const,
-      schema: optional ? blankAsNull(base) : base,
+      schema: optionalOr(optional, base, () => blankAsNull(base)),
       ...rest,
     } satisfies Field;
   },
   /** A gallery: several uploaded image URLs, in order. */
-  images: (label: string, extra: Partial<Field> & { max?: number } = {}) => {
+  images: (label: string, extra: FieldOptions & { max?: number } = {}) => {
     const { max = 20, ...rest } = extra;
     return {
       label,
@@ -352,7 +374,7 @@ export const field = {
     } satisfies Field;
   },
   /** A moment (ISO 8601 with offset, or Z); parsed to a Date for the database. */
-  datetime: (label: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
+  datetime: <const O extends boolean = false>(label: string, extra: FieldOptions & { optional?: O } = {}) => {
     const { optional, ...rest } = extra;
     const base = z.iso
       .datetime({ offset: true, error: emptyOr(`请选择${label}`, `${label}格式不正确，请选择日期和时间`) })
@@ -360,7 +382,7 @@ export const field = {
     return {
       label,
       kind: 'datetime' as const,
-      schema: optional ? blankAsNull(base) : base,
+      schema: optionalOr(optional, base, () => blankAsNull(base)),
       ...rest,
     } satisfies Field;
   },
@@ -368,18 +390,25 @@ export const field = {
    * Rich text (HTML). The server keeps only what `richTextPolicy` allows before storing it
    * (apps/server/src/lib/sanitize-html.ts); the console's editor previews the same policy.
    */
-  richtext: (label: string, extra: Partial<Field> & { max?: number; optional?: boolean } = {}) => {
+  richtext: <const O extends boolean = false>(
+    label: string,
+    extra: FieldOptions & { max?: number; optional?: O } = {},
+  ) => {
     const { max = 100_000, optional, ...rest } = extra;
     const base = z.string({ error: required(label) }).max(max, tooLong(max));
     return {
       label,
       kind: 'richtext' as const,
-      schema: optional ? base.nullish() : base.trim().min(1, required(label)),
+      schema: optionalOr(optional, base.trim().min(1, required(label)), () => base.nullish()),
       list: false,
       ...rest,
     } satisfies Field;
   },
-  reference: (label: string, listEndpoint: string, extra: Partial<Field> & { optional?: boolean } = {}) => {
+  reference: <const O extends boolean = false>(
+    label: string,
+    listEndpoint: string,
+    extra: FieldOptions & { optional?: O } = {},
+  ) => {
     const { optional, ...rest } = extra;
     const base = numeric(
       z
@@ -392,12 +421,12 @@ export const field = {
       label,
       kind: 'reference' as const,
       listEndpoint,
-      schema: optional ? base.nullish() : base,
+      schema: optionalOr(optional, base, () => base.nullish()),
       search: 'eq' as const,
       ...rest,
     } satisfies Field;
   },
-  references: (label: string, listEndpoint: string, extra: Partial<Field> = {}) =>
+  references: (label: string, listEndpoint: string, extra: FieldOptions = {}) =>
     ({
       label,
       kind: 'references' as const,
@@ -411,7 +440,7 @@ export const field = {
       ...extra,
     }) satisfies Field,
   /** A list of short codes (permission codes, keywords), entered as tags. */
-  tags: (label: string, extra: Partial<Field> & { max?: number; pattern?: RegExp; hint?: string } = {}) => {
+  tags: (label: string, extra: FieldOptions & { max?: number; pattern?: RegExp; hint?: string } = {}) => {
     const { max = 100, pattern, hint = '格式不正确', ...rest } = extra;
     const item = z
       .string({ error: `${label}必须是文字` })

@@ -21,6 +21,7 @@ import {
   ne,
   sql,
   type Placeholder,
+  type InferInsertModel,
   type InferSelectModel,
   type SQL,
 } from 'drizzle-orm';
@@ -43,6 +44,7 @@ import {
   resourcePaths,
   resourcePermissions,
   updateSchema,
+  type CreateOf,
   type Fields,
   type ResourceDef,
 } from '@cowork/contract';
@@ -53,12 +55,9 @@ import { badRequest, conflict, envelope, notFound, ok, pageAndTotal, pageOf } fr
 import { hasRichContent, sanitizeRichText } from './sanitize-html.ts';
 import { parseTimeBound, withIsoTimes } from './time.ts';
 
-type Row = Record<string, unknown> & { id: number };
-
 /** From this many rows skipped, a page finds its ids first and then reads only its own rows. */
 const DEEP_OFFSET = 1000;
 export type PresentAction = 'page' | 'detail' | 'write';
-type Values = Record<string, unknown>;
 
 /** A table with the columns every resource table has, plus one per declared field. */
 export type ResourceTable = PgTable & {
@@ -69,49 +68,97 @@ export type ResourceTable = PgTable & {
   updatedBy: PgColumn;
 };
 
-export interface WriteContext {
+/**
+ * A stored row of the table, typed from it, plus what `expand` and `present` add (ids of child
+ * rows, names joined from other tables), which are read as unknown.
+ */
+export type RowOf<T extends ResourceTable> = InferSelectModel<T> & Record<string, unknown>;
+/**
+ * The values a save or edit writes: the table's columns, each optional (an edit sends only what
+ * changes), plus declared fields kept outside the table (child rows' ids).
+ */
+export type ValuesOf<T extends ResourceTable, F extends Fields = Fields> = Partial<InferInsertModel<T>> &
+  Partial<CreateOf<F>> &
+  Record<string, unknown>;
+
+/** Rows and values as the core handles them, whatever the table. */
+type Row = Record<string, unknown> & { id: number };
+type Values = Record<string, unknown>;
+type LooseContext = Omit<WriteContext, 'existing'> & { existing?: Row };
+type Hooks =
+  | 'table'
+  | 'prepare'
+  | 'present'
+  | 'expand'
+  | 'afterWrite'
+  | 'afterCommit'
+  | 'beforePublish'
+  | 'beforeRemove'
+  | 'afterRemove'
+  | 'authorize';
+/** The options as the core calls them: the same hooks, on rows of any table. */
+export type LooseOptions<O extends Partial<CrudOptions<Fields>>> = Omit<O, Hooks> & {
+  table: ResourceTable;
+  prepare?: (values: Values, context: LooseContext) => Promise<Values> | Values;
+  present?: (row: Row, request: FastifyRequest, action: PresentAction) => Row;
+  expand?: (rows: Row[], db: Executor) => Promise<Row[]>;
+  afterWrite?: (record: Row, values: Values, context: LooseContext) => Promise<void>;
+  afterCommit?: (change: { before?: Row; after: Row }, request: FastifyRequest) => void;
+  beforePublish?: (record: Row, published: boolean, context: LooseContext) => Promise<void>;
+  beforeRemove?: (rows: Row[], context: { request: FastifyRequest; tx: Executor }) => Promise<void>;
+  afterRemove?: (rows: Row[], request: FastifyRequest) => void;
+  authorize?: (record: Values, request: FastifyRequest, action: 'view' | 'edit' | 'remove') => void;
+};
+
+/**
+ * The hooks are typed by the module's table (RowOf, ValuesOf); the core reads and writes any
+ * table's rows as records and hands the hooks rows of that table. The one place that says so.
+ */
+export const loosen = <O>(options: O) => options as unknown as LooseOptions<O & Partial<CrudOptions<Fields>>>;
+
+export interface WriteContext<T extends ResourceTable = ResourceTable> {
   request: FastifyRequest;
   tx: Executor;
   /** The stored record on edit; undefined on save. */
-  existing?: Row;
+  existing?: RowOf<T>;
 }
 
-export interface CrudOptions<F extends Fields> {
+export interface CrudOptions<F extends Fields, T extends ResourceTable = ResourceTable> {
   resource: ResourceDef<F>;
-  table: ResourceTable;
+  table: T;
   /** Checks and completes values before they are written; throw badRequest naming the field. */
-  prepare?: (values: Values, context: WriteContext) => Promise<Values> | Values;
+  prepare?: (values: ValuesOf<T, F>, context: WriteContext<T>) => Promise<ValuesOf<T, F>> | ValuesOf<T, F>;
   /** Says what still uses a record (the 409 message), or undefined when it may be removed. */
   inUse?: (id: number, tx: Executor, request: FastifyRequest) => Promise<string | undefined>;
   /**
    * Shapes a stored row for the caller (masking, joined names). `action` says which answer it is
    * for: `page` rows, one `detail`, or the record a `write` (save, edit, edit-published) returns.
    */
-  present?: (row: Row, request: FastifyRequest, action: PresentAction) => Row;
+  present?: (row: RowOf<T>, request: FastifyRequest, action: PresentAction) => Record<string, unknown>;
   /**
    * Adds values kept outside the table (ids of child rows) to rows read, before `present`: page
    * rows, detail, the stored record an edit starts from, and the record a write answers.
    */
-  expand?: (rows: Row[], db: Executor) => Promise<Row[]>;
+  expand?: (rows: RowOf<T>[], db: Executor) => Promise<RowOf<T>[]>;
   /** Runs after a write in the same transaction (child rows, derived data). */
-  afterWrite?: (record: Row, values: Values, context: WriteContext) => Promise<void>;
+  afterWrite?: (record: RowOf<T>, values: ValuesOf<T, F>, context: WriteContext<T>) => Promise<void>;
   /**
    * Runs once a save or edit has committed, with the record before (an edit's) and after: work that
    * must see the committed state, such as re-syncing door devices.
    */
-  afterCommit?: (change: { before?: Row; after: Row }, request: FastifyRequest) => void;
+  afterCommit?: (change: { before?: RowOf<T>; after: RowOf<T> }, request: FastifyRequest) => void;
   /**
    * Runs in edit-published's transaction before the record is changed (e.g. unpublishing the
    * other versions when only one may be published).
    */
-  beforePublish?: (record: Row, published: boolean, context: WriteContext) => Promise<void>;
+  beforePublish?: (record: RowOf<T>, published: boolean, context: WriteContext<T>) => Promise<void>;
   /**
    * Runs in the removal's transaction after the in-use checks, before the rows are deleted
    * (child rows that go with a record, each audited).
    */
-  beforeRemove?: (rows: Row[], context: { request: FastifyRequest; tx: Executor }) => Promise<void>;
+  beforeRemove?: (rows: RowOf<T>[], context: { request: FastifyRequest; tx: Executor }) => Promise<void>;
   /** Runs once a removal has committed, with the rows removed (re-syncing door devices, say). */
-  afterRemove?: (rows: Row[], request: FastifyRequest) => void;
+  afterRemove?: (rows: RowOf<T>[], request: FastifyRequest) => void;
   /** Extra page filters beyond the declared search fields. */
   where?: (request: FastifyRequest) => SQL | undefined;
   /**
@@ -124,12 +171,21 @@ export interface CrudOptions<F extends Fields> {
    * detail (view), edit and edit-published (edit) and remove, and the values a save or edit
    * would store (edit).
    */
-  authorize?: (record: Values, request: FastifyRequest, action: 'view' | 'edit' | 'remove') => void;
+  authorize?: (record: ValuesOf<T, F>, request: FastifyRequest, action: 'view' | 'edit' | 'remove') => void;
 }
 
-/** The value a field holds after a write: the one sent, else the stored one (for cross-field checks). */
-export const valueAfterWrite = (key: string, values: Values, existing?: Row) =>
-  values[key] !== undefined ? values[key] : existing?.[key];
+/**
+ * The value a column holds after a write: the one sent, else the stored one (for cross-field
+ * checks). A column a save leaves out reads as null, as it will be stored.
+ */
+export function valueAfterWrite<T extends ResourceTable, K extends keyof InferSelectModel<T> & string>(
+  key: K,
+  values: ValuesOf<T>,
+  existing?: RowOf<T>,
+): InferSelectModel<T>[K] {
+  const sent: unknown = values[key];
+  return (sent !== undefined ? sent : existing ? existing[key] : null) as InferSelectModel<T>[K];
+}
 
 /** A record as it leaves: dates as ISO strings with the Shanghai offset. */
 type Out = Row & { createdAt: string; updatedAt: string };
@@ -236,7 +292,10 @@ const dialect = new PgDialect();
 /** Prepared page queries one resource keeps (the shapes of filters its lists are asked for). */
 const PREPARED_PAGES_MAX = 200;
 
-export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPluginAsyncZod {
+export function crudModule<F extends Fields, T extends ResourceTable>(
+  typedOptions: CrudOptions<F, T>,
+): FastifyPluginAsyncZod {
+  const options = loosen(typedOptions);
   const { resource, table } = options;
   const paths = resourcePaths(resource);
   const permissions = { ...resourcePermissions(resource), ...options.permissions };
@@ -488,7 +547,7 @@ export function crudModule<F extends Fields>(options: CrudOptions<F>): FastifyPl
     const write = async (request: FastifyRequest, values: Values, existing?: Row) => {
       let saved: Row | undefined;
       const answer = await app.db.transaction(async (tx) => {
-        const context: WriteContext = { request, tx, existing };
+        const context: LooseContext = { request, tx, existing };
         if (existing) authorize(existing, request, 'edit');
         authorize({ ...existing, ...values }, request, 'edit');
         cleanRichText(values);

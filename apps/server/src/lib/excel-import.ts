@@ -39,15 +39,15 @@ import {
 } from '@cowork/contract';
 import type { Executor } from '../db/client.ts';
 import { auditMany } from './audit.ts';
-import type { CrudOptions } from './crud.ts';
+import { loosen, type CrudOptions, type ResourceTable } from './crud.ts';
 import { AppError, badRequest, envelope, errorEnvelope, ok } from './http.ts';
 import { readSheetRows, XlsxLimitError, XlsxNoSheetError } from './read-sheet-rows.ts';
 
 type Values = Record<string, unknown>;
 type Row = Values & { id: number };
 
-export interface ExcelImportOptions<F extends Fields> extends Pick<
-  CrudOptions<F>,
+export interface ExcelImportOptions<F extends Fields, T extends ResourceTable = ResourceTable> extends Pick<
+  CrudOptions<F, T>,
   'resource' | 'table' | 'prepare' | 'afterWrite' | 'expand'
 > {
   /** One example row as a user types it (field → cell); references default to the first option. */
@@ -221,7 +221,10 @@ class ImportRejected extends Error {
   }
 }
 
-export function excelImportRoutes<F extends Fields>(options: ExcelImportOptions<F>): FastifyPluginAsyncZod {
+export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
+  typedOptions: ExcelImportOptions<F, T>,
+): FastifyPluginAsyncZod {
+  const options = loosen(typedOptions);
   const { resource, table } = options;
   const paths = importPaths(resource);
   const permissions = resourcePermissions(resource);

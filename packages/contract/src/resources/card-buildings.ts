@@ -13,17 +13,18 @@ export const CARD_BUILDINGS_LABEL = '适用楼宇';
  * `buildingIds`: at least one building, picked from the building list; listed as building names
  * and searched by one building (cards valid there).
  */
-export const cardBuildingIds = () =>
-  field.references(CARD_BUILDINGS_LABEL, resourcePaths(building).list, {
-    schema: z
-      .array(numeric(z.number().int().positive().max(INT32_MAX, '编号必须是正整数')), {
-        error: `请选择${CARD_BUILDINGS_LABEL}`,
-      })
-      .min(1, `请至少选择一个${CARD_BUILDINGS_LABEL}`)
-      .max(200, `${CARD_BUILDINGS_LABEL}最多 200 个`),
+export const cardBuildingIds = () => ({
+  ...field.references(CARD_BUILDINGS_LABEL, resourcePaths(building).list, {
     search: 'eq',
     list: true,
     help: '持卡会员可在这些楼宇使用',
-  });
+  }),
+  schema: z
+    .array(numeric(z.number().int().positive().max(INT32_MAX, '编号必须是正整数')), {
+      error: `请选择${CARD_BUILDINGS_LABEL}`,
+    })
+    .min(1, `请至少选择一个${CARD_BUILDINGS_LABEL}`)
+    .max(200, `${CARD_BUILDINGS_LABEL}最多 200 个`),
+});
 
 export const cardActions: readonly ResourceAction[] = [...allActions, 'publish', 'saveOrUpdate'];

@@ -101,14 +101,6 @@ export const seatGoodsSave = z.object({
   stock: seatGoodsFields.stock.schema.default(0),
   enabled: seatGoodsFields.enabled.schema,
 });
-/** The written values of seat goods (the field builders' schemas are typed loosely). */
-export interface SeatGoodsValues {
-  name: string;
-  priceFen: number;
-  unit: (typeof seatGoodsUnitOptions)[number]['value'];
-  stock: number;
-  enabled: boolean;
-}
 
 /** Body of seat-goods/enabled. */
 export const seatGoodsEnabled = z.object({

@@ -65,7 +65,7 @@ function defineStation<const K extends string>(key: K, label: string, permission
 
 export const officeStation = defineStation('office-station', '会议室', 'product:meetingRoom');
 export const activityStation = defineStation('activity-station', '活动场地', 'product:activityVenue');
-export type StationResource = typeof officeStation;
+export type StationResource = typeof officeStation | typeof activityStation;
 
 /** The declaration each menu route manages. */
 export const stationOfPath: Record<string, StationResource> = {

@@ -28,35 +28,36 @@ import {
   type LeadResource,
 } from '@cowork/contract/resources/lead';
 import type { Executor } from '../../db/client.ts';
-import { csrCapitalRecords, csrSources, ssoUsers } from '../../db/schema.ts';
+import {
+  csrCapitalRecords,
+  csrCapitalSites,
+  csrCapitalWebsites,
+  csrSources,
+  ssoUsers,
+} from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { crudModule, type ResourceTable } from '../../lib/crud.ts';
+import { crudModule } from '../../lib/crud.ts';
 import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
 import { toIso, toIsoOrNull, withIsoTimes } from '../../lib/time.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { cityNameOf } from '../area/areas.ts';
 
-type Values = Record<string, unknown>;
+/** The two kinds of lead keep the same columns, each kind its own extra ones. */
+type LeadTable = typeof csrCapitalSites | typeof csrCapitalWebsites;
 
 /** 400 naming the field unless the id is a row of the table. */
 async function checkExists(
   tx: Executor,
   table: typeof csrSources | typeof ssoUsers,
-  id: unknown,
+  id: number | null | undefined,
   label: string,
 ) {
   if (id === undefined || id === null) return;
-  const [row] = await tx
-    .select({ id: table.id })
-    .from(table)
-    .where(eq(table.id, id as number));
+  const [row] = await tx.select({ id: table.id }).from(table).where(eq(table.id, id));
   if (!row) throw badRequest(fieldInvalid(label, `所选${label}不存在或已被删除，请刷新后重新选择`));
 }
 
-export function leadModule(
-  resource: LeadResource,
-  table: ResourceTable & { status: ResourceTable['id'] },
-): FastifyPluginAsyncZod {
+export function leadModule(resource: LeadResource, table: LeadTable): FastifyPluginAsyncZod {
   const paths = resourcePaths(resource);
   const permissions = resourcePermissions(resource);
   const labels = labelsOf(resource);
@@ -92,10 +93,10 @@ export function leadModule(
     },
   });
 
-  async function load(db: Executor, id: number): Promise<Values & { id: number; status: string }> {
+  async function load(db: Executor, id: number) {
     const [row] = await db.select().from(table).where(eq(table.id, id));
     if (!row) throw notFound(resourceMessages.notFound(resource));
-    return row as Values & { id: number; status: string };
+    return row;
   }
 
   return async (app) => {
@@ -137,7 +138,7 @@ export function leadModule(
           .orderBy(desc(csrCapitalRecords.createdAt), desc(csrCapitalRecords.id));
         const out = withIsoTimes({ ...row, cityName: cityNameOf(row.cityCode) });
         return ok({
-          ...(out as unknown as z.infer<typeof detailAnswer>),
+          ...out,
           records: records.map((r) => ({ ...r, nextFollowAt: toIsoOrNull(r.nextFollowAt), at: toIso(r.at) })),
         });
       },
@@ -173,7 +174,7 @@ export function leadModule(
           if (lead.status === 'new') {
             await tx
               .update(table)
-              .set({ status: 'following', updatedAt: new Date(), updatedBy: caller.id } as Values)
+              .set({ status: 'following', updatedAt: new Date(), updatedBy: caller.id })
               .where(eq(table.id, id));
           }
           await audit(

@@ -17,7 +17,6 @@ import {
   seatGoodsRecord,
   seatGoodsSave,
   seatMessages,
-  type SeatGoodsValues,
   type SeatResource,
 } from '@cowork/contract/resources/seat';
 import type { Executor } from '../../db/client.ts';
@@ -30,35 +29,36 @@ import {
   sampleFloor,
 } from '../../lib/building-scope.ts';
 import { soldProduct } from '../../lib/in-use.ts';
-import { crudModule, type CrudOptions } from '../../lib/crud.ts';
+import {
+  crudModule,
+  valueAfterWrite,
+  type CrudOptions,
+  type ValuesOf,
+  type WriteContext,
+} from '../../lib/crud.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
 import { toIso } from '../../lib/time.ts';
 
-type Values = Record<string, unknown>;
 type SeatTable = typeof officeSeats;
 type GoodsTable = typeof officeSeatGoods;
-
-const merged = (key: string, values: Values, existing?: Values) =>
-  values[key] !== undefined ? values[key] : existing?.[key];
 
 /**
  * The building must exist; when it has floors the seat names one of them; a seat is priced by the
  * day, the month or both.
  */
-async function prepareSeat(values: Values, { tx, existing }: { tx: Executor; existing?: Values }) {
+async function prepareSeat(values: ValuesOf<SeatTable>, { tx, existing }: WriteContext<SeatTable>) {
   await checkBuildingFloor(
     tx,
     {
-      buildingId: merged('buildingId', values, existing) as number,
-      floor: merged('floor', values, existing) as string | null | undefined,
+      buildingId: valueAfterWrite('buildingId', values, existing),
+      floor: valueAfterWrite('floor', values, existing),
     },
     labelsOf(officeSeat),
   );
-  const priced = ['dayPriceFen', 'monthPriceFen'].some((key) => {
-    const price = merged(key, values, existing);
-    return price !== null && price !== undefined;
-  });
+  const priced = (['dayPriceFen', 'monthPriceFen'] as const).some(
+    (key) => valueAfterWrite(key, values, existing) !== null,
+  );
   if (!priced) throw badRequest(seatMessages.priceRequired);
   return values;
 }
@@ -81,11 +81,11 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
   const permissions = resourcePermissions(resource);
   const paths = seatGoodsPaths(resource);
   const tags = [resource.key];
-  const options: CrudOptions<SeatResource['fields']> = {
+  const options: CrudOptions<SeatResource['fields'], SeatTable> = {
     resource,
     table: seats,
     prepare: prepareSeat,
-    inUse: soldProduct(resource.key as 'office-seat' | 'hall-seat', resource.label),
+    inUse: soldProduct(resource.key, resource.label),
     async beforeRemove(rows, { request, tx }) {
       // The goods go with their seat (the foreign key cascades); each is recorded as removed.
       for (const row of rows) {
@@ -173,8 +173,7 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
         },
       },
       async (request) => {
-        const { id, seatId: givenSeatId, ...body } = request.body;
-        const values = body as SeatGoodsValues;
+        const { id, seatId: givenSeatId, ...values } = request.body;
         const saved = await app.db.transaction(async (tx) => {
           const existing = id !== undefined ? await loadGoods(tx, id) : undefined;
           // Goods stay with their seat: an update never moves them.

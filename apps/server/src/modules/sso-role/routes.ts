@@ -23,13 +23,12 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { ssoMenus, ssoRoleGroups, ssoRoleMenus, ssoRoles, ssoUserRoles } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { crudModule } from '../../lib/crud.ts';
+import { crudModule, type RowOf, type ValuesOf, type WriteContext } from '../../lib/crud.ts';
 import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
 import { assertMayGrant } from '../../lib/grants.ts';
 import { currentUser } from '../../plugins/auth.ts';
 
-type Row = Record<string, unknown> & { id: number };
-type Values = Record<string, unknown>;
+type Row = RowOf<typeof ssoRoles>;
 
 const permissions = resourcePermissions(role);
 /** The menu grants a write settled on, from prepare to afterWrite. */
@@ -78,17 +77,10 @@ async function withParents(tx: Executor, menuIds: number[]) {
 }
 
 async function prepare(
-  values: Values,
-  { tx, existing, request }: { tx: Executor; existing?: Row; request: FastifyRequest },
+  values: ValuesOf<typeof ssoRoles, (typeof role)['fields']>,
+  { tx, existing, request }: WriteContext<typeof ssoRoles>,
 ) {
-  const {
-    menuIds,
-    permissions: sent,
-    ...rest
-  } = values as Values & {
-    menuIds?: number[];
-    permissions?: string[];
-  };
+  const { menuIds, permissions: sent, ...rest } = values;
   const isSuper = existing?.code === SUPER_ADMIN_ROLE;
   if (isSuper) {
     if (rest.code !== undefined && rest.code !== SUPER_ADMIN_ROLE) {
@@ -102,7 +94,7 @@ async function prepare(
   }
   if (menuIds === undefined && sent === undefined) return rest;
 
-  let codes = new Set(sent ?? (existing?.permissions as string[] | undefined) ?? []);
+  let codes = new Set(sent ?? existing?.permissions ?? []);
   if (menuIds !== undefined) {
     const { granted, menus } = await withParents(tx, menuIds);
     const carried = new Set(
@@ -119,7 +111,7 @@ async function prepare(
   }
 
   // Granting what one does not hold would be a way to get it (codes the role already had may stay).
-  const held = new Set((existing?.permissions as string[] | undefined) ?? []);
+  const held = new Set(existing?.permissions ?? []);
   assertMayGrant(
     currentUser(request),
     [...codes].filter((c) => !held.has(c)),
