@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -14,6 +15,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { propertyOf, textOf } from '../lib/unknown.ts';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -185,21 +187,28 @@ function endOnReadTimeout(client: pg.PoolClient) {
   }) as typeof client.query;
 }
 
+/**
+ * The rows of a raw statement (`db.execute`): both drivers answer `{ rows }`, which drizzle's
+ * driver-generic result type does not say. The caller names the row its select list gives.
+ */
+export async function rowsOf<Row>(db: Pick<Executor, 'execute'>, query: SQL): Promise<Row[]> {
+  const result: unknown = await db.execute(query);
+  const rows = propertyOf(result, 'rows');
+  if (!Array.isArray(rows)) throw new Error('The database answered a statement without rows.');
+  return rows;
+}
+
 /** An error and the errors it wraps (drizzle wraps the driver's error in `cause`). */
 export function* errorChain(error: unknown): Generator<object> {
-  for (
-    let e = error, depth = 0;
-    e && typeof e === 'object' && depth < 4;
-    e = (e as { cause?: unknown }).cause, depth++
-  )
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; e = propertyOf(e, 'cause'), depth++)
     yield e;
 }
 
 /** PostgreSQL's SQLSTATE of a failed query, looking through drizzle's wrapper. */
 export function sqlState(error: unknown): string | undefined {
   for (const e of errorChain(error)) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    const code = textOf(e, 'code');
+    if (code && /^[0-9A-Z]{5}$/.test(code)) return code;
   }
   return undefined;
 }
@@ -207,8 +216,8 @@ export function sqlState(error: unknown): string | undefined {
 /** The constraint a PostgreSQL error names (a CHECK, unique or foreign key), if any. */
 export function constraintOf(error: unknown): string | undefined {
   for (const e of errorChain(error)) {
-    const constraint = (e as { constraint?: unknown }).constraint;
-    if (typeof constraint === 'string') return constraint;
+    const constraint = textOf(e, 'constraint');
+    if (constraint) return constraint;
   }
   return undefined;
 }
@@ -239,12 +248,12 @@ const UNREACHABLE_MESSAGES =
  */
 export function databaseOutage(error: unknown): 'unreachable' | 'timeout' | undefined {
   for (const e of errorChain(error)) {
-    const code = (e as { code?: unknown }).code;
+    const code = textOf(e, 'code');
     if (code === '57014') return 'timeout';
     if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)))
       return 'unreachable';
-    const message = (e as { message?: unknown }).message;
-    if (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)) return 'unreachable';
+    const message = textOf(e, 'message');
+    if (message && UNREACHABLE_MESSAGES.test(message)) return 'unreachable';
   }
   return undefined;
 }

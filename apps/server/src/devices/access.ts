@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { ACCESS_BOOKING_MARGIN_MS, maskPhone } from '@cowork/contract';
-import type { Executor } from '../db/client.ts';
+import { rowsOf, type Executor } from '../db/client.ts';
 
 export interface AccessEntry {
   memberId: number;
@@ -96,7 +96,9 @@ export async function accessLists(
     accessSources.map((source) => source({ now })),
     sql` union all `,
   );
-  const result = (await db.execute(sql`
+  const result = await rowsOf<Row>(
+    db,
+    sql`
     with recursive scope(device_id) as (values ${ids}),
     held(set_id, space_id) as (
       select ss.set_id, ss.space_id from device_set_spaces ss
@@ -105,8 +107,9 @@ export async function accessLists(
       select h.set_id, s.id from spaces s join held h on s.parent_id = h.space_id
     )
     select distinct device_id, member_id, phone, valid_from, valid_to from (${union}) entries
-    order by device_id, member_id, valid_from`)) as unknown as { rows: Row[] };
-  for (const row of result.rows) {
+    order by device_id, member_id, valid_from`,
+  );
+  for (const row of result) {
     const list = lists.get(Number(row.device_id));
     if (!list) continue;
     const entry = {
@@ -168,10 +171,8 @@ export async function devicesAffected(
     );
   const ids = new Set(scope.deviceIds ?? []);
   if (parts.length) {
-    const result = (await db.execute(sql`${sql.join(parts, sql` union `)}`)) as unknown as {
-      rows: { device_id: number | string }[];
-    };
-    for (const row of result.rows) ids.add(Number(row.device_id));
+    const rows = await rowsOf<{ device_id: number | string }>(db, sql.join(parts, sql` union `));
+    for (const row of rows) ids.add(Number(row.device_id));
   }
   return [...ids];
 }

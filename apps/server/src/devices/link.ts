@@ -19,7 +19,7 @@ import {
   deviceMessages,
 } from '@cowork/contract';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/client.ts';
+import { rowsOf, type Database } from '../db/client.ts';
 import {
   deviceCommands,
   deviceEnrolments,
@@ -270,13 +270,16 @@ export function createDeviceLink({
         ),
         sql`, `,
       );
-      const result = (await db.execute(sql`
+      const result = await rowsOf<{ hello_id: string }>(
+        db,
+        sql`
         update devices d set model = v.model, vendor = v.vendor, firmware = v.firmware,
           status = 'online', last_seen_at = now(), last_hello_id = v.hello_id
         from (values ${values}) as v(id, hello_id, model, vendor, firmware)
         where d.id = v.id and d.last_hello_id is distinct from v.hello_id
-        returning v.hello_id`)) as unknown as { rows: { hello_id: string }[] };
-      const claimed = new Set(result.rows.map((r) => r.hello_id));
+        returning v.hello_id`,
+      );
+      const claimed = new Set(result.map((r) => r.hello_id));
       return new Map(hellos.map((h) => [h, claimed.has(h.id)]));
     },
   );
@@ -457,26 +460,27 @@ export function createDeviceLink({
       }),
       sql`, `,
     );
-    const claimed = (await db.execute(sql`
+    const claimed = await rowsOf<{
+      id: number;
+      sn: string;
+      name: string;
+      secret: string;
+      status: 'online' | 'offline';
+      access_version: number;
+      next_expiry_at: string | null;
+    }>(
+      db,
+      sql`
       update devices d
       set access_version = d.access_version + 1, access_hash = v.hash, next_expiry_at = v.next
       from (values ${values}) as v(id, hash, next)
       where d.id = v.id ${force ? sql`` : sql`and d.access_hash is distinct from v.hash`}
-      returning d.id, d.sn, d.name, d.secret, d.status, d.access_version, d.next_expiry_at`)) as unknown as {
-      rows: {
-        id: number;
-        sn: string;
-        name: string;
-        secret: string;
-        status: 'online' | 'offline';
-        access_version: number;
-        next_expiry_at: string | null;
-      }[];
-    };
+      returning d.id, d.sn, d.name, d.secret, d.status, d.access_version, d.next_expiry_at`,
+    );
     // A state ending sooner than the timer waits re-arms it.
-    if (claimed.rows.some((row) => row.next_expiry_at)) armExpiry();
+    if (claimed.some((row) => row.next_expiry_at)) armExpiry();
     const sent = await Promise.allSettled(
-      claimed.rows
+      claimed
         .filter((row) => row.status === 'online')
         .map(async (row) => {
           const id = Number(row.id);
@@ -578,14 +582,17 @@ export function createDeviceLink({
    * waiting for their next hello. Runs with the offline sweep.
    */
   async function resyncStale() {
-    const result = (await db.execute(sql`
+    const result = await rowsOf<{ id: number | string }>(
+      db,
+      sql`
       select d.id from devices d
       where d.status = 'online' and (d.acked_version < d.access_version or d.access_hash is null)
         and not exists (select 1 from device_commands c where c.device_id = d.id and c.type = 'sync'
           and c.state = 'sent' and c.sent_at > now() - interval '10 seconds')
-      order by d.id limit 1000`)) as unknown as { rows: { id: number | string }[] };
+      order by d.id limit 1000`,
+    );
     await syncDevices(
-      result.rows.map((r) => Number(r.id)),
+      result.map((r) => Number(r.id)),
       { userId: null, name: 'system' },
       true,
     );

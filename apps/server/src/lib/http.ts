@@ -1,5 +1,6 @@
 /** The envelope every response but the token endpoint uses, and the error type handlers throw. */
 import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import { messages, SUCCESS_CODE, type Envelope } from '@cowork/contract';
 
 /** An error whose status and Chinese message go to the caller as they are. */
@@ -60,4 +61,14 @@ export async function pageAndTotal<T>(
     current: page.current,
     size: page.size,
   };
+}
+
+/**
+ * A query parameter as text, or undefined when absent: for the filters a `where` hook reads beyond
+ * the declared ones (the route's schema has already bounded and checked them).
+ */
+export function queryText(request: FastifyRequest, key: string): string | undefined {
+  const query: Record<string, unknown> = Object(request.query);
+  const value = query[key];
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 }

@@ -6,15 +6,18 @@
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { Database } from '../db/client.ts';
+import { rowsOf, type Database } from '../db/client.ts';
 import { rateLimitHits } from '../db/schema.ts';
+import { propertyOf } from './unknown.ts';
 
 type Incr = FastifyRateLimitStore['incr'];
 
 /** Counts one hit on `key` in its window of `timeWindowMs`: hits so far and ms left. */
 export async function countHit(db: Database, key: string, timeWindowMs: number) {
   const ended = sql`${rateLimitHits.expiresAt} <= now()`;
-  const result = (await db.execute(sql`
+  const result = await rowsOf<{ hits: number | string; ttl: number | string }>(
+    db,
+    sql`
     with gone as (
       delete from ${rateLimitHits}
       where ${rateLimitHits.expiresAt} < now() - interval '1 minute' and ${rateLimitHits.key} <> ${key}
@@ -24,10 +27,9 @@ export async function countHit(db: Database, key: string, timeWindowMs: number) 
     on conflict (key) do update set
       hits = case when ${ended} then 1 else ${rateLimitHits.hits} + 1 end,
       expires_at = case when ${ended} then excluded.expires_at else ${rateLimitHits.expiresAt} end
-    returning hits, ceil(extract(epoch from (expires_at - now())) * 1000)::int as ttl`)) as unknown as {
-    rows: { hits: number | string; ttl: number | string }[];
-  };
-  const [row] = result.rows;
+    returning hits, ceil(extract(epoch from (expires_at - now())) * 1000)::int as ttl`,
+  );
+  const [row] = result;
   return { current: Number(row.hits), ttl: Math.max(0, Number(row.ttl)) };
 }
 
@@ -49,10 +51,10 @@ export function databaseRateLimitStore(db: Database): FastifyRateLimitStoreCtor 
 
     /** Each route counts on its own keys. */
     child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]) {
-      const route = (routeOptions as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo;
+      const route = propertyOf(routeOptions, 'routeInfo');
       return new DatabaseStore(
         undefined,
-        `${this.prefix}${String(route?.method ?? '')}${String(route?.url ?? '')}-`,
+        `${this.prefix}${String(propertyOf(route, 'method') ?? '')}${String(propertyOf(route, 'url') ?? '')}-`,
       );
     }
   }

@@ -7,6 +7,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { textOf } from './unknown.ts';
 
 export interface SecretBox {
   seal(plain: string): string;
@@ -51,7 +52,7 @@ export function loadSecretKey(
   try {
     return { key: fs.readFileSync(file, 'utf8').trim(), generated: false, file };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (textOf(error, 'code') !== 'ENOENT') throw error;
   }
   fs.mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(32).toString('base64url');
@@ -60,7 +61,7 @@ export function loadSecretKey(
     return { key, generated: true, file };
   } catch (error) {
     // Another instance on the same DATA_DIR wrote it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (textOf(error, 'code') !== 'EEXIST') throw error;
     return { key: fs.readFileSync(file, 'utf8').trim(), generated: false, file };
   }
 }

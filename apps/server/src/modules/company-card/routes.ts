@@ -23,6 +23,7 @@ import {
   payingCardOption,
 } from '@cowork/contract/resources/company-card';
 import { activityStationOrder, memberCardsQuery, officeStationOrder } from '@cowork/contract/resources/order';
+import { rowsOf } from '../../db/client.ts';
 import { companyCardLedger, companyCards, orders, teamCards } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { crudModule } from '../../lib/crud.ts';
@@ -62,10 +63,11 @@ const crud = crudModule({
     }
     if (existing) return values;
     // The number comes from the id, reserved first so the row is written whole.
-    const result = (await tx.execute(
+    const result = await rowsOf<{ id: number | string }>(
+      tx,
       sql`select nextval(pg_get_serial_sequence('company_cards', 'id')) as id`,
-    )) as unknown as { rows: { id: number | string }[] };
-    const id = Number(result.rows[0].id);
+    );
+    const id = Number(result[0].id);
     return { ...values, id, cardNo: companyCardNo(id) };
   },
   // The opening balance is the card's first ledger row: the balance is always the ledger's sum.

@@ -29,7 +29,7 @@ import {
 } from '@cowork/contract/resources/dashboard';
 import { sharedOrderStatuses } from '@cowork/contract/resources/merchant-share-order';
 import { orderKindOptions, type OrderKind } from '@cowork/contract/resources/order';
-import type { Database } from '../../db/client.ts';
+import { rowsOf, type Database } from '../../db/client.ts';
 import { csrCapitalSites, csrCapitalWebsites } from '../../db/schema.ts';
 import { envelope, ok } from '../../lib/http.ts';
 import { currentUser, hasPermission } from '../../plugins/auth.ts';
@@ -68,15 +68,13 @@ const kindsRelation = (kinds: OrderKind[]) =>
         sql`, `,
       )})`;
 
-type Rows = Record<string, unknown>[];
-async function rowsOf(db: Database, query: SQL): Promise<Rows> {
-  const result = (await db.execute(query)) as unknown as { rows: Rows };
-  return result.rows;
-}
+
+/** A row of the summary's statements: counts and sums as the driver gives them (text or number). */
+type Row = Record<string, unknown>;
 
 /** Today, this month and, when the caller may view members, the members registered in each. */
 async function periods(db: Database, withMembers: boolean) {
-  const [row] = await rowsOf(
+  const [row] = await rowsOf<Row>(
     db,
     sql`with ${bounds}
       select to_char(local_day, 'YYYY-MM-DD') as today,
@@ -106,7 +104,7 @@ type LeadCounts = DashboardSummary['leads']['site'];
 
 /** Leads of one kind created today and this month (any status), as the list's 创建时间 filter counts them. */
 async function leadsCreated(db: Database, table: typeof csrCapitalSites | typeof csrCapitalWebsites) {
-  const [row] = await rowsOf(
+  const [row] = await rowsOf<Row>(
     db,
     sql`with ${bounds}
       select count(*) filter (where l.created_at >= b.day_start and l.created_at < b.day_end) as today,
@@ -130,7 +128,7 @@ async function ordersAndRevenue(
   const [created, paidByDay] = await Promise.all([
     kinds.length === 0
       ? Promise.resolve([])
-      : rowsOf(
+      : rowsOf<Row>(
           db,
           sql`with ${bounds}, ${kindsRelation(kinds)}
             select t.kind,
@@ -141,7 +139,7 @@ async function ordersAndRevenue(
               and t.day >= b.local_month::date and t.day < (b.local_month + interval '1 month')::date
             group by t.kind`,
         ),
-    rowsOf(
+    rowsOf<Row>(
       db,
       sql`with ${bounds}, ${kindsRelation(kinds)},
         first as (select least(local_day - ${seriesSpan}, local_month) as day from bounds),
@@ -163,11 +161,11 @@ async function ordersAndRevenue(
         order by d.day`,
     ),
   ]);
-  const createdOf = new Map(created.map((row) => [row.kind as OrderKind, row]));
+  const createdOf = new Map(created.map((row) => [row.kind, row]));
   const orders = kinds.map((kind) => {
     const counts = createdOf.get(kind);
     const paid = paidByDay.filter((row) => row.kind === kind);
-    const sum = (rows: Rows) => rows.reduce((total, row) => total + Number(row.fen), 0);
+    const sum = (rows: Row[]) => rows.reduce((total, row) => total + Number(row.fen), 0);
     return {
       kind,
       todayCount: Number(counts?.today_count ?? 0),
@@ -193,7 +191,7 @@ async function ordersAndRevenue(
  * daily opening hours × the period's days: 1 for today, the month's length for this month).
  */
 async function utilisationByBuilding(db: Database): Promise<NonNullable<DashboardSummary['utilisation']>> {
-  const rows = await rowsOf(
+  const rows = await rowsOf<Row>(
     db,
     sql`with ${bounds},
       rooms as (
@@ -252,7 +250,7 @@ async function utilisationByBuilding(db: Database): Promise<NonNullable<Dashboar
 
 /** Door devices online and offline now. */
 async function deviceCounts(db: Database) {
-  const [row] = await rowsOf(
+  const [row] = await rowsOf<Row>(
     db,
     sql`select count(*) filter (where status = 'online') as online,
       count(*) filter (where status <> 'online') as offline from devices`,
@@ -262,7 +260,7 @@ async function deviceCounts(db: Database) {
 
 /** Today's door events (Shanghai day), by result: what 开门记录 shows filtered to today. */
 async function doorEventsToday(db: Database) {
-  const [row] = await rowsOf(
+  const [row] = await rowsOf<Row>(
     db,
     sql`with ${bounds}
       select count(*) filter (where l.result = 'success') as success,

@@ -23,7 +23,7 @@ import {
   deviceSetSaveBody,
   deviceSetSpacesBody,
 } from '@cowork/contract/resources/device-set';
-import type { Executor } from '../../db/client.ts';
+import { sqlState, type Executor } from '../../db/client.ts';
 import {
   activityStations,
   buildings,
@@ -38,6 +38,7 @@ import { audit } from '../../lib/audit.ts';
 import { badRequest, conflict, envelope, notFound, ok, pageOf } from '../../lib/http.ts';
 import { toIso } from '../../lib/time.ts';
 import { deviceRecord, deviceRecords, pageParams } from '../device/records.ts';
+import { textOf } from '../../lib/unknown.ts';
 
 const tags = ['device-set'];
 const resource = 'device-set';
@@ -61,9 +62,7 @@ const spaceRecord = z.object({
   stationName: z.string().nullable(),
 });
 
-const isUniqueViolation = (error: unknown) =>
-  (error as { code?: string; cause?: { code?: string } }).code === '23505' ||
-  (error as { cause?: { code?: string } }).cause?.code === '23505';
+const isUniqueViolation = (error: unknown) => sqlState(error) === '23505';
 
 export const deviceSetRoutes: FastifyPluginAsyncZod = async (app) => {
   async function load(db: Executor, id: number) {
@@ -126,7 +125,7 @@ export const deviceSetRoutes: FastifyPluginAsyncZod = async (app) => {
       .catch((error: unknown) => {
         if (isUniqueViolation(error))
           throw conflict(
-            deviceSetMessages.nameTaken(String((request.body as { name?: string })?.name ?? '')),
+            deviceSetMessages.nameTaken(textOf(request.body, 'name') ?? ''),
           );
         throw error;
       });

@@ -10,6 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fieldInvalid } from '@cowork/contract';
 import { kreatorMessages, kreatorUserGroup } from '@cowork/contract/resources/kreator';
+import { rowsOf } from '../../db/client.ts';
 import { buildings, kreatorUserGroups } from '../../db/schema.ts';
 import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest } from '../../lib/http.ts';
@@ -42,14 +43,19 @@ const groups = crudModule({
       rows.map((r) => sql`${r.id}::int`),
       sql`, `,
     );
-    const counts = (await db.execute(sql`
+    const counts = await rowsOf<{
+      id: number | string;
+      member_count: number | string;
+      device_count: number | string;
+    }>(
+      db,
+      sql`
       select g.id,
         (select count(*) from kreator_users u where u.group_id = g.id)::int as member_count,
         (select count(*) from kreator_devices d where d.group_id = g.id)::int as device_count
-      from kreator_user_groups g where g.id in (${ids})`)) as unknown as {
-      rows: { id: number | string; member_count: number | string; device_count: number | string }[];
-    };
-    const byId = new Map(counts.rows.map((c) => [Number(c.id), c]));
+      from kreator_user_groups g where g.id in (${ids})`,
+    );
+    const byId = new Map(counts.map((c) => [Number(c.id), c]));
     return rows.map((row) => ({
       ...row,
       memberCount: Number(byId.get(row.id)?.member_count ?? 0),

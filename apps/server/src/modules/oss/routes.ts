@@ -45,6 +45,7 @@ import { toIso } from '../../lib/time.ts';
 import { bearerToken, cookieToken, currentUser, hasPermission, userOfToken } from '../../plugins/auth.ts';
 import { inspectContent } from './content.ts';
 import { openStorage } from './storage.ts';
+import { propertyOf, textOf } from '../../lib/unknown.ts';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 const SERVER_MAX_BYTES = UPLOAD_MAX_SIZE_KB * 1024;
@@ -274,11 +275,11 @@ export const ossRoutes: FastifyPluginAsyncZod = async (app) => {
           }
         } catch (error) {
           if (error instanceof AppError) throw error;
-          const code = (error as { code?: unknown }).code;
+          const code = textOf(error, 'code');
           if (code === 'FST_REQ_FILE_TOO_LARGE') {
-            const part = (error as { part?: { filename?: string } }).part;
+            const part = propertyOf(error, 'part');
             const maxKb = Math.min(UPLOAD_MAX_SIZE_KB, Number(fields.maxSizeKb) || UPLOAD_MAX_SIZE_KB);
-            throw tooLarge(part ? cleanName(part.filename) : undefined, maxKb);
+            throw tooLarge(part ? cleanName(textOf(part, 'filename')) : undefined, maxKb);
           }
           if (code === 'FST_FILES_LIMIT') throw badRequest(uploadMessages.tooManyFiles);
           request.log.info({ err: error }, 'unreadable multipart upload');
@@ -293,8 +294,8 @@ export const ossRoutes: FastifyPluginAsyncZod = async (app) => {
         const checked: (typeof uploadedFiles.$inferInsert & { file: string })[] = [];
         for (const entry of received) {
           const { name } = entry;
-          const extension = extensionOf(name) as UploadExtension;
-          if (!accept.includes(extension)) {
+          const extension = accept.find((e) => e === extensionOf(name));
+          if (!extension) {
             throw badRequest(aboutFile(name, messages.uploadBadType + accept.join('、')));
           }
           if (entry.size > maxKb * 1024) throw tooLarge(name, maxKb);

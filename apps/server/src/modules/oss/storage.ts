@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config, StorageConfig } from '../../config.ts';
+import { propertyOf, textOf } from '../../lib/unknown.ts';
 
 export interface StoredObject {
   stream: Readable;
@@ -61,7 +62,7 @@ export function localDiskStorage(root: string): FileStorage {
         await fs.rename(source, file);
       } catch (error) {
         // Another file system (DATA_DIR/tmp mounted apart): copy, then drop the received copy.
-        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        if (textOf(error, 'code') !== 'EXDEV') throw error;
         await fs.copyFile(source, file, fs.constants.COPYFILE_EXCL);
         await fs.rm(source, { force: true });
       }
@@ -73,7 +74,7 @@ export function localDiskStorage(root: string): FileStorage {
       try {
         handle = await fs.open(fileOf(key), 'r');
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        if (textOf(error, 'code') === 'ENOENT') return undefined;
         throw error;
       }
       try {
@@ -118,8 +119,8 @@ export async function s3Storage(options: Extract<StorageConfig, { kind: 's3' }>)
     return options.prefix + key;
   };
   const isMissing = (error: unknown) => {
-    const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-    return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
+    const name = textOf(error, 'name');
+    return name === 'NoSuchKey' || name === 'NotFound' || propertyOf(propertyOf(error, '$metadata'), 'httpStatusCode') === 404;
   };
 
   return {

@@ -16,7 +16,7 @@ import {
   spaceSubSpacePath,
   type SpaceKind,
 } from '@cowork/contract/resources/space';
-import type { Executor } from '../../db/client.ts';
+import { rowsOf, type Executor } from '../../db/client.ts';
 import {
   activityStations,
   deviceSetSpaces,
@@ -33,14 +33,17 @@ const kindLabel = (kind: SpaceKind) => spaceKindOptions.find((o) => o.value === 
 
 /** The ids of a space and of everything under it. */
 async function subtreeOf(tx: Executor, id: number): Promise<number[]> {
-  const result = (await tx.execute(sql`
+  const result = await rowsOf<{ id: number | string }>(
+    tx,
+    sql`
     with recursive tree(id) as (
       select ${id}::int
       union all
       select s.id from ${spaces} s join tree on s.parent_id = tree.id
     )
-    select id from tree`)) as unknown as { rows: { id: number | string }[] };
-  return result.rows.map((r) => Number(r.id));
+    select id from tree`,
+  );
+  return result.map((r) => Number(r.id));
 }
 
 const crud = crudModule({

@@ -14,7 +14,7 @@ import {
 } from '@cowork/contract/resources/team-card-activity';
 import { teamCardActivities, teamCards } from '../../db/schema.ts';
 import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
-import { badRequest, conflict } from '../../lib/http.ts';
+import { badRequest, conflict, queryText } from '../../lib/http.ts';
 
 const fields = teamCardActivity.fields;
 
@@ -25,12 +25,12 @@ export default crudModule({
   resource: teamCardActivity,
   table: teamCardActivities,
   async prepare(values, { tx, existing }) {
-    const startAt = valueAfterWrite('startAt', values, existing) as Date;
-    const endAt = valueAfterWrite('endAt', values, existing) as Date;
+    const startAt = valueAfterWrite('startAt', values, existing);
+    const endAt = valueAfterWrite('endAt', values, existing);
     if (endAt.getTime() <= startAt.getTime())
       throw badRequest(fieldInvalid(fields.endAt.label, messages.window));
-    const teamCardId = valueAfterWrite('teamCardId', values, existing) as number;
-    const priceFen = valueAfterWrite('discountPriceFen', values, existing) as number;
+    const teamCardId = valueAfterWrite('teamCardId', values, existing);
+    const priceFen = valueAfterWrite('discountPriceFen', values, existing);
     const [card] = await tx
       .select({ priceFen: teamCards.priceFen })
       .from(teamCards)
@@ -50,7 +50,7 @@ export default crudModule({
       const changes = (key: string) => values[key] !== undefined && values[key] !== existing[key];
       if (sold > 0 && (changes('teamCardId') || changes('discountPriceFen')))
         throw conflict(messages.soldCardFixed(sold));
-      const stock = valueAfterWrite('stock', values, existing) as number;
+      const stock = valueAfterWrite('stock', values, existing);
       if (stock < sold) throw conflict(messages.stockBelowSold(sold));
     }
     return values;
@@ -59,13 +59,13 @@ export default crudModule({
     const now = Date.now();
     return rows.map((row) => ({
       ...row,
-      remaining: Number(row.stock) - Number(row.sold),
-      status: statusAt(row.startAt as Date, row.endAt as Date, now),
+      remaining: row.stock - row.sold,
+      status: statusAt(row.startAt, row.endAt, now),
     }));
   },
   // 活动状态 is the window against now: filtered in SQL.
   where(request) {
-    const status = (request.query as { status?: ActivityStatus }).status;
+    const status = queryText(request, 'status');
     const { startAt, endAt } = teamCardActivities;
     if (status === 'upcoming') return sql`${startAt} > now()`;
     if (status === 'running') return sql`${startAt} <= now() and ${endAt} > now()`;

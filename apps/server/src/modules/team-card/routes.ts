@@ -18,8 +18,8 @@ export default crudModule({
   where: scope.where,
   inUse: soldProduct('team-card', '会议卡'),
   async prepare(values, { tx, existing }) {
-    const priceFen = valueAfterWrite('priceFen', values, existing) as number;
-    const faceValueFen = valueAfterWrite('faceValueFen', values, existing) as number;
+    const priceFen = valueAfterWrite('priceFen', values, existing);
+    const faceValueFen = valueAfterWrite('faceValueFen', values, existing);
     if (priceFen > faceValueFen) {
       throw badRequest(`售价不能高于面值 ${formatYuan(faceValueFen)}，请调低售价或提高面值后再保存`);
     }
