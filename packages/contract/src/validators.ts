@@ -21,6 +21,13 @@ z.config(z.locales.zhCN());
 export const INT32_MAX = 2_147_483_647;
 
 /**
+ * The values of an enumeration declared as options (value + Chinese label), as the non-empty tuple
+ * `z.enum` takes: each enumeration is declared once, as its options, and its schema comes from them.
+ */
+export const valuesOf = <const V extends string>(options: readonly [{ value: V }, ...{ value: V }[]]) =>
+  options.map((o) => o.value) as [V, ...V[]];
+
+/**
  * A number from JSON or a query string: a number as it is, a string of digits (with an optional
  * sign and decimals) as its number; anything else — `true`, `''`, `[5]`, `' 5'`, `1e3` — goes to
  * the schema as it came and is refused there with the field's own message. (z.coerce took `true`

@@ -17,6 +17,7 @@
  * - new leads of a kind: 定制场地 / 物业合作 filtered by 创建时间 (createdAt), every status.
  */
 import { z } from 'zod';
+import { valuesOf } from '../validators.ts';
 import { prefixes } from '../endpoints.ts';
 import { menuRoutes, permissionOf } from '../routes.ts';
 import { orderKindOptions, type OrderKind } from './order.ts';
@@ -72,7 +73,7 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 /** A period as Shanghai calendar days, both ends included (the lists' date-range filter). */
 const period = z.object({ from: day, to: day });
 
-const kindEnum = z.enum(orderKindOptions.map((o) => o.value) as [OrderKind, ...OrderKind[]]);
+const kindEnum = z.enum(valuesOf(orderKindOptions));
 
 const utilisation = z.object({
   /** Minutes of bookings (paid or used) of the building's published rooms inside the period. */

@@ -4,7 +4,7 @@
  * managed under `{base}/seat-goods/…`; both resources also import seats from Excel.
  */
 import { z } from 'zod';
-import { INT32_MAX, numeric } from '../validators.ts';
+import { INT32_MAX, numeric, valuesOf } from '../validators.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, type ResourceDef } from '../resource.ts';
 
@@ -23,7 +23,7 @@ export const seatGoodsUnitOptions = [
   { value: 'month', label: '按月' },
 ] as const;
 
-const statusValues = seatStatusOptions.map((o) => o.value) as ['enabled', 'disabled'];
+const statusValues = valuesOf(seatStatusOptions);
 
 function defineSeat<const K extends string>(key: K, label: string) {
   return defineResource({

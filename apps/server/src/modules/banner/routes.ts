@@ -5,21 +5,25 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { inArray } from 'drizzle-orm';
-import { banner, bannerCodesOf, bannerPermissionOf, bannerTypes } from '@cowork/contract/resources/banner';
+import {
+  banner,
+  bannerCodesOf,
+  bannerPermissionOf,
+  bannerTypes,
+  type BannerType,
+} from '@cowork/contract/resources/banner';
 import { banners } from '../../db/schema.ts';
-import { crudModule } from '../../lib/crud.ts';
+import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest, forbidden } from '../../lib/http.ts';
 import { hasPermission } from '../../plugins/auth.ts';
-
-const merged = (key: string, values: Record<string, unknown>, existing?: Record<string, unknown>) =>
-  values[key] !== undefined ? values[key] : existing?.[key];
 
 type Action = 'view' | 'edit' | 'remove';
 
 /** Whether the caller holds `action` on records of this type (轮播图: system:banner, 案例新闻: system:news). */
-const may = (request: FastifyRequest, type: unknown, action: Action) =>
+const may = (request: FastifyRequest, type: BannerType | undefined, action: Action) =>
   request.user !== null &&
-  hasPermission(request.user, `${bannerPermissionOf[type as keyof typeof bannerPermissionOf]}:${action}`);
+  type !== undefined &&
+  hasPermission(request.user, `${bannerPermissionOf[type]}:${action}`);
 
 export const bannerRoutes = crudModule({
   resource: banner,
@@ -35,17 +39,17 @@ export const bannerRoutes = crudModule({
     if (!may(request, record.type, action)) throw forbidden();
   },
   prepare: (values, { existing }) => {
-    const startAt = merged('startAt', values, existing) as Date | null | undefined;
-    const endAt = merged('endAt', values, existing) as Date | null | undefined;
+    const startAt = valueAfterWrite('startAt', values, existing);
+    const endAt = valueAfterWrite('endAt', values, existing);
     if (startAt && endAt && endAt.getTime() <= startAt.getTime()) {
       throw badRequest('结束时间须晚于开始时间，请重新选择结束时间');
     }
-    const type = merged('type', values, existing);
-    const content = merged('content', values, existing);
+    const type = valueAfterWrite('type', values, existing);
+    const content = valueAfterWrite('content', values, existing);
     if (type === 'banner' && content) {
       throw badRequest('正文只用于案例新闻：轮播图请清空正文，用跳转链接指向详情');
     }
-    if (type === 'news' && !content && !merged('linkUrl', values, existing)) {
+    if (type === 'news' && !content && !valueAfterWrite('linkUrl', values, existing)) {
       throw badRequest('请填写正文，或填写跳转链接指向外部文章');
     }
     return values;

@@ -6,6 +6,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { valuesOf } from '@cowork/contract';
 import {
   brightPoint,
   brightPointKinds,
@@ -16,7 +17,7 @@ import { crudModule } from '../../lib/crud.ts';
 import { envelope, ok } from '../../lib/http.ts';
 import { describeUsage, holds } from '../../lib/in-use.ts';
 
-const kindValues = brightPointKinds.map((k) => k.value) as ['highlight', 'facility'];
+const kindValues = valuesOf(brightPointKinds);
 
 const label = z.object({
   id: z.number().int(),

@@ -37,15 +37,12 @@ import {
   teamCards,
   userCards,
 } from '../../db/schema.ts';
-import { crudModule } from '../../lib/crud.ts';
+import { crudModule, valueAfterWrite, type ValuesOf, type WriteContext } from '../../lib/crud.ts';
 import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
 import { describeUsage, holds } from '../../lib/in-use.ts';
 import { cityNameOf, GROUPING_NAMES, loadAreas } from '../area/areas.ts';
 
-type Values = Record<string, unknown>;
-
-const merged = (key: string, values: Values, existing?: Values) =>
-  values[key] !== undefined ? values[key] : existing?.[key];
+type Values = ValuesOf<typeof buildings, (typeof building)['fields']>;
 
 const rechoose = (label: string) => `所选${label}不存在，请重新选择省份/城市/区县`;
 
@@ -66,9 +63,11 @@ function checkArea(provinceCode: string, cityCode: string, regionCode: string | 
 }
 
 /** `北京市 朝阳区`, `广东省 深圳市 南山区`: the area as read in an address. */
-export function areaNameOf(row: Values): string | null {
+export function areaNameOf(
+  row: Pick<typeof buildings.$inferSelect, 'provinceCode' | 'cityCode' | 'regionCode'>,
+) {
   const areas = loadAreas();
-  const codes = [row.provinceCode, row.cityCode, row.regionCode].filter(Boolean) as string[];
+  const codes = [row.provinceCode, row.cityCode, row.regionCode].filter((code) => code !== null);
   if (codes.length === 0) return null;
   const names = codes
     .map((code) => areas.get(code))
@@ -89,19 +88,19 @@ async function checkIdsExist(tx: Executor, table: PgTable & { id: PgColumn }, id
     );
 }
 
-async function prepare(values: Values, { tx, existing }: { tx: Executor; existing?: Values }) {
-  if (['provinceCode', 'cityCode', 'regionCode'].some((key) => values[key] !== undefined)) {
+async function prepare(values: Values, { tx, existing }: WriteContext<typeof buildings>) {
+  if ([values.provinceCode, values.cityCode, values.regionCode].some((code) => code !== undefined)) {
     checkArea(
-      merged('provinceCode', values, existing) as string,
-      merged('cityCode', values, existing) as string,
-      merged('regionCode', values, existing) as string | null,
+      valueAfterWrite('provinceCode', values, existing),
+      valueAfterWrite('cityCode', values, existing),
+      valueAfterWrite('regionCode', values, existing),
     );
   }
   if (values.merchantId !== undefined) {
     const [merchant] = await tx
       .select({ id: merchants.id })
       .from(merchants)
-      .where(eq(merchants.id, values.merchantId as number));
+      .where(eq(merchants.id, values.merchantId));
     if (!merchant) throw badRequest(fieldInvalid('所属商户', '所选商户不存在或已被删除，请重新选择所属商户'));
   }
   const prepared = { ...values };
@@ -109,17 +108,18 @@ async function prepare(values: Values, { tx, existing }: { tx: Executor; existin
     ['brightPointIds', buildingBrightPoints, '亮点与设施'],
     ['ruleIds', buildingRules, '行为项'],
   ] as const) {
-    if (values[key] === undefined) continue;
-    prepared[key] = [...new Set(values[key] as number[])];
-    await checkIdsExist(tx, table, prepared[key] as number[], label);
+    const ids = values[key];
+    if (ids === undefined) continue;
+    prepared[key] = [...new Set(ids)];
+    await checkIdsExist(tx, table, prepared[key], label);
   }
-  if (values.floors !== undefined) {
-    const floors = values.floors as string[];
+  const floors = values.floors;
+  if (floors !== undefined) {
     const repeated = floors.find((floor, i) => floors.indexOf(floor) !== i);
     if (repeated) throw badRequest(fieldInvalid('楼层', `“${repeated}”重复了，每个楼层只填一次`));
   }
-  const openTime = merged('openTime', values, existing) as string | null | undefined;
-  const closeTime = merged('closeTime', values, existing) as string | null | undefined;
+  const openTime = valueAfterWrite('openTime', values, existing);
+  const closeTime = valueAfterWrite('closeTime', values, existing);
   if (openTime && !closeTime)
     throw badRequest(fieldInvalid('关门时间', '填写了开门时间，请同时填写关门时间，或两者都不填'));
   if (closeTime && !openTime)

@@ -11,7 +11,7 @@
 import { count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { fieldInvalid, idOf, recordSchema, resourcePermissions } from '@cowork/contract';
+import { fieldInvalid, idOf, recordSchema, resourcePermissions, valuesOf } from '@cowork/contract';
 import {
   COMPANY_CARD_MAX_MEMBERS,
   companyCard,
@@ -51,12 +51,12 @@ const crud = crudModule({
       const [card] = await tx
         .select({ id: teamCards.id })
         .from(teamCards)
-        .where(eq(teamCards.id, values.teamCardId as number));
+        .where(eq(teamCards.id, values.teamCardId));
       if (!card)
         throw badRequest(fieldInvalid(fields.teamCardId.label, '所选会议卡不存在或已删除，请重新选择'));
     }
-    if (Array.isArray(values.memberPhones)) {
-      const phones = [...new Set(values.memberPhones as string[])];
+    if (values.memberPhones !== undefined) {
+      const phones = [...new Set(values.memberPhones)];
       if (phones.length > COMPANY_CARD_MAX_MEMBERS)
         throw badRequest(fieldInvalid(fields.memberPhones.label, companyCardMessages.tooManyMembers));
       values = { ...values, memberPhones: phones };
@@ -87,7 +87,7 @@ const crud = crudModule({
 const spendingRecord = z.object({ phone: z.string(), spentFen: z.number(), leftFen: z.number().nullable() });
 const ledgerRecord = z.object({
   id: z.number(),
-  kind: z.enum(ledgerKindOptions.map((o) => o.value) as ['top-up', 'debit', 'credit']),
+  kind: z.enum(valuesOf(ledgerKindOptions)),
   amountFen: z.number(),
   balanceAfterFen: z.number(),
   orderNo: z.string().nullable(),

@@ -16,7 +16,7 @@
  * (paid_at) whose status is paid or used. A refunded order counts in no period, so a refund is not
  * subtracted from the day it happened; it takes the order out of the day it was paid.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   dashboardEndpoints,
@@ -67,7 +67,6 @@ const kindsRelation = (kinds: OrderKind[]) =>
         kinds.map((kind) => sql`(${kind}::text)`),
         sql`, `,
       )})`;
-
 
 /** A row of the summary's statements: counts and sums as the driver gives them (text or number). */
 type Row = Record<string, unknown>;

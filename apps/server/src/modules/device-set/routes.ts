@@ -124,9 +124,7 @@ export const deviceSetRoutes: FastifyPluginAsyncZod = async (app) => {
       })
       .catch((error: unknown) => {
         if (isUniqueViolation(error))
-          throw conflict(
-            deviceSetMessages.nameTaken(textOf(request.body, 'name') ?? ''),
-          );
+          throw conflict(deviceSetMessages.nameTaken(textOf(request.body, 'name') ?? ''));
         throw error;
       });
     void app.devices.accessChanged({ deviceIds: touched });

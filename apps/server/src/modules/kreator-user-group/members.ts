@@ -21,7 +21,7 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { csrSources, kreatorUserGroups, kreatorUsers, members } from '../../db/schema.ts';
 import { auditMany } from '../../lib/audit.ts';
-import { crudModule } from '../../lib/crud.ts';
+import { crudModule, type ValuesOf, type WriteContext } from '../../lib/crud.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
 
@@ -72,8 +72,14 @@ const resync = (request: FastifyRequest, groupIds: number[]) =>
 const options = {
   resource: kreatorUser,
   table: kreatorUsers,
-  async prepare(values: Record<string, unknown>, { tx }: { tx: Executor }) {
-    const group = await loadGroup(tx, values.groupId as number);
+  async prepare(
+    values: ValuesOf<typeof kreatorUsers, (typeof kreatorUser)['fields']>,
+    { tx }: Pick<WriteContext, 'tx'>,
+  ) {
+    // The group comes from the query (fixedValues) on import, from the body on add.
+    if (values.groupId === undefined)
+      throw badRequest(fieldInvalid(kreatorFieldLabels.groupId, '请先选择门禁组'));
+    const group = await loadGroup(tx, values.groupId);
     // An import row whose phone was refused is already reported: there is no member to link.
     if (typeof values.phone !== 'string') return values;
     const name = typeof values.name === 'string' ? values.name : '';
@@ -93,11 +99,11 @@ export const kreatorUserRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(
     crudModule({
       ...options,
-      afterCommit: ({ after }, request) => resync(request, [after.groupId as number]),
+      afterCommit: ({ after }, request) => resync(request, [after.groupId]),
       afterRemove: (rows, request) =>
         resync(
           request,
-          rows.map((r) => r.groupId as number),
+          rows.map((r) => r.groupId),
         ),
     }),
   );

@@ -23,15 +23,15 @@ const groups = crudModule({
   resource: kreatorUserGroup,
   table: kreatorUserGroups,
   async prepare(values, { tx, existing }) {
-    const from = valueAfterWrite('validFrom', values, existing) as Date;
-    const to = valueAfterWrite('validTo', values, existing) as Date;
+    const from = valueAfterWrite('validFrom', values, existing);
+    const to = valueAfterWrite('validTo', values, existing);
     if (to.getTime() <= from.getTime())
       throw badRequest(fieldInvalid(labels.validTo.label, kreatorMessages.validRange));
     if (values.buildingId !== undefined) {
       const [building] = await tx
         .select({ id: buildings.id })
         .from(buildings)
-        .where(eq(buildings.id, values.buildingId as number));
+        .where(eq(buildings.id, values.buildingId));
       if (!building)
         throw badRequest(fieldInvalid(labels.buildingId.label, '所选楼宇不存在或已被删除，请刷新后重新选择'));
     }

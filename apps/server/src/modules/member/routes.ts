@@ -27,14 +27,14 @@ const crudRoutes = crudModule({
   table: members,
   present(row, request, action) {
     const full = action !== 'page' && request.user !== null && hasPermission(request.user, permissions.edit);
-    return full ? row : { ...row, idCardNo: maskIdCard(row.idCardNo as string | null) };
+    return full ? row : { ...row, idCardNo: maskIdCard(row.idCardNo) };
   },
   async prepare(values, { tx }) {
     if (values.sourceId !== undefined && values.sourceId !== null) {
       const [source] = await tx
         .select({ id: csrSources.id })
         .from(csrSources)
-        .where(eq(csrSources.id, values.sourceId as number));
+        .where(eq(csrSources.id, values.sourceId));
       if (!source) throw badRequest(fieldInvalid('来源', '所选来源不存在或已被删除，请刷新后重新选择'));
     }
     return values;

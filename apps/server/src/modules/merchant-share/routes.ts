@@ -8,22 +8,17 @@ import { and, asc, eq, gt, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
 import { fieldInvalid } from '@cowork/contract';
 import { merchantShare, shareRuleText } from '@cowork/contract/resources/merchant-share';
 import { merchantShares, merchants } from '../../db/schema.ts';
-import { crudModule } from '../../lib/crud.ts';
+import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest, conflict } from '../../lib/http.ts';
-
-type Values = Record<string, unknown>;
-
-const merged = (key: string, values: Values, existing?: Values) =>
-  values[key] !== undefined ? values[key] : existing?.[key];
 
 export default crudModule({
   resource: merchantShare,
   table: merchantShares,
   async prepare(values, { tx, existing }) {
-    const merchantId = merged('merchantId', values, existing) as number;
-    const siteType = merged('siteType', values, existing) as string;
-    const from = merged('effectiveFrom', values, existing) as Date;
-    const to = merged('effectiveTo', values, existing) as Date | null | undefined;
+    const merchantId = valueAfterWrite('merchantId', values, existing);
+    const siteType = valueAfterWrite('siteType', values, existing);
+    const from = valueAfterWrite('effectiveFrom', values, existing);
+    const to = valueAfterWrite('effectiveTo', values, existing);
 
     // Locking the merchant serializes every rule write of that merchant until this transaction ends.
     const [owner] = await tx
@@ -40,7 +35,7 @@ export default crudModule({
     // Windows [from, to) overlap when each starts before the other ends (no end = never ends).
     const conditions: SQL[] = [
       eq(merchantShares.merchantId, merchantId),
-      eq(merchantShares.siteType, siteType as (typeof merchantShares.siteType.enumValues)[number]),
+      eq(merchantShares.siteType, siteType),
       or(isNull(merchantShares.effectiveTo), gt(merchantShares.effectiveTo, from))!,
     ];
     if (to) conditions.push(lt(merchantShares.effectiveFrom, to));

@@ -17,7 +17,7 @@ export default crudModule({
   table: merchants,
   present(row, request) {
     const full = request.user !== null && hasPermission(request.user, permissions.edit);
-    return full ? row : { ...row, bankAccountNo: maskBankAccount(row.bankAccountNo as string | null) };
+    return full ? row : { ...row, bankAccountNo: maskBankAccount(row.bankAccountNo) };
   },
   async inUse(id, tx) {
     const usedBy = await tx

@@ -120,7 +120,11 @@ export async function s3Storage(options: Extract<StorageConfig, { kind: 's3' }>)
   };
   const isMissing = (error: unknown) => {
     const name = textOf(error, 'name');
-    return name === 'NoSuchKey' || name === 'NotFound' || propertyOf(propertyOf(error, '$metadata'), 'httpStatusCode') === 404;
+    return (
+      name === 'NoSuchKey' ||
+      name === 'NotFound' ||
+      propertyOf(propertyOf(error, '$metadata'), 'httpStatusCode') === 404
+    );
   };
 
   return {

@@ -7,7 +7,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idOf } from '@cowork/contract';
+import { idOf, valuesOf } from '@cowork/contract';
 import {
   space,
   spaceChildKinds,
@@ -25,7 +25,7 @@ import {
   officeStations,
   spaces,
 } from '../../db/schema.ts';
-import { crudModule } from '../../lib/crud.ts';
+import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest, envelope, ok } from '../../lib/http.ts';
 import { describeUsage } from '../../lib/in-use.ts';
 
@@ -50,10 +50,9 @@ const crud = crudModule({
   resource: space,
   table: spaces,
   async prepare(values, { tx, existing }) {
-    const buildingId = Number(values.buildingId ?? existing?.buildingId);
-    const kind = (values.kind ?? existing?.kind) as SpaceKind;
-    const parentId = (values.parentId === undefined ? existing?.parentId : values.parentId) as
-      number | null | undefined;
+    const buildingId = valueAfterWrite('buildingId', values, existing);
+    const kind = valueAfterWrite('kind', values, existing);
+    const parentId = valueAfterWrite('parentId', values, existing);
     let allowed = spaceChildKinds.root;
     let parentLabel = '楼宇顶层';
     if (parentId) {
@@ -127,7 +126,7 @@ const subSpace = z.object({
   parentId: z.number().nullable(),
   buildingId: z.number(),
   name: z.string(),
-  kind: z.enum(spaceKindOptions.map((o) => o.value) as [SpaceKind, ...SpaceKind[]]),
+  kind: z.enum(valuesOf(spaceKindOptions)),
   sort: z.number(),
   /** Whether it has children (the tree shows an expander). */
   hasChildren: z.boolean(),

@@ -11,7 +11,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fieldInvalid, labelsOf } from '@cowork/contract';
 import { activityStation, officeStation, type StationResource } from '@cowork/contract/resources/station';
 import { activityStations, buildingBrightPoints, buildings, officeStations } from '../../db/schema.ts';
-import { crudModule, type CrudOptions, type ResourceTable, type WriteContext } from '../../lib/crud.ts';
+import {
+  crudModule,
+  valueAfterWrite,
+  type CrudOptions,
+  type ValuesOf,
+  type WriteContext,
+} from '../../lib/crud.ts';
 import {
   checkBuildingFloor,
   FLOOR_REQUIRED_WHEN,
@@ -22,31 +28,33 @@ import { soldProduct } from '../../lib/in-use.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest } from '../../lib/http.ts';
 
-type Values = Record<string, unknown>;
+/** Both kinds keep the same columns. */
+type StationTable = typeof officeStations;
+type Values = ValuesOf<StationTable, StationResource['fields']>;
 
 // Both declarations share their fields, so their labels are one set.
 const labels = labelsOf(officeStation);
 
 /** Checks a save or an edit against the stored record: what one field allows depends on others. */
-async function checkStation(values: Values, { tx, existing }: WriteContext): Promise<Values> {
-  const merged = (key: string) => (values[key] !== undefined ? values[key] : existing?.[key]);
+async function checkStation(values: Values, { tx, existing }: WriteContext<StationTable>): Promise<Values> {
   if (values.floor === '') values.floor = null;
 
   // Hours first: they depend on no other check, so an import names them beside a wrong floor.
-  const openTime = merged('openTime') as string;
-  const closeTime = merged('closeTime') as string;
+  const openTime = valueAfterWrite('openTime', values, existing);
+  const closeTime = valueAfterWrite('closeTime', values, existing);
   const hoursChanged =
     values.openTime !== undefined || values.closeTime !== undefined || values.buildingId !== undefined;
   // 'HH:mm' strings order like the times they name.
   if (hoursChanged && closeTime <= openTime) {
     throw badRequest(fieldInvalid(labels.closeTime, `须晚于开放时间 ${openTime}，请重新选择`));
   }
-  if (hoursChanged && typeof merged('buildingId') === 'number') {
+  const buildingId = valueAfterWrite('buildingId', values, existing);
+  if (hoursChanged && typeof buildingId === 'number') {
     // A room is open only while its building is: its hours lie within the building's.
     const [building] = await tx
       .select({ name: buildings.name, openTime: buildings.openTime, closeTime: buildings.closeTime })
       .from(buildings)
-      .where(eq(buildings.id, merged('buildingId') as number));
+      .where(eq(buildings.id, buildingId));
     const within = `须在所在楼宇「${building?.name ?? ''}」的营业时间 ${building?.openTime ?? '00:00'}–${building?.closeTime ?? '23:59'} 内，请重新选择`;
     if (building?.openTime && openTime < building.openTime)
       throw badRequest(fieldInvalid(labels.openTime, within));
@@ -55,15 +63,11 @@ async function checkStation(values: Values, { tx, existing }: WriteContext): Pro
   }
 
   if (values.buildingId !== undefined || values.floor !== undefined) {
-    await checkBuildingFloor(
-      tx,
-      { buildingId: merged('buildingId') as number, floor: merged('floor') as string | null | undefined },
-      labels,
-    );
+    await checkBuildingFloor(tx, { buildingId, floor: valueAfterWrite('floor', values, existing) }, labels);
   }
 
-  if (Array.isArray(values.facilityIds)) {
-    const ids = [...new Set(values.facilityIds as number[])];
+  if (values.facilityIds !== undefined) {
+    const ids = [...new Set(values.facilityIds)];
     const found = ids.length
       ? await tx
           .select({
@@ -85,7 +89,7 @@ async function checkStation(values: Values, { tx, existing }: WriteContext): Pro
     }
     // As the form offers only published facilities; one the room already has may stay after
     // being unpublished, so editing other fields never forces staff to drop it.
-    const kept = new Set((existing?.facilityIds as number[] | undefined) ?? []);
+    const kept = new Set(existing?.facilityIds ?? []);
     const hidden = found.find((p) => !p.published && !kept.has(p.id));
     if (hidden) {
       throw badRequest(
@@ -120,12 +124,12 @@ async function facilityChoices(request: FastifyRequest) {
  * against the building's floors like the form's. The gallery (图片) is left out of the template:
  * a cell cannot hold an upload, so pictures are added in the form afterwards.
  */
-function stationRoutes(resource: StationResource, table: ResourceTable): FastifyPluginAsyncZod {
-  const options: CrudOptions<StationResource['fields']> = {
+function stationRoutes(resource: StationResource, table: StationTable): FastifyPluginAsyncZod {
+  const options: CrudOptions<StationResource['fields'], StationTable> = {
     resource,
     table,
     prepare: checkStation,
-    inUse: soldProduct(resource.key as 'office-station' | 'activity-station', resource.label),
+    inUse: soldProduct(resource.key, resource.label),
   };
   const crud = crudModule(options);
   const excelImport = excelImportRoutes({
