@@ -13,13 +13,13 @@ import type { FastifyRequest } from 'fastify';
 import { fieldInvalid, idOf, quoted } from '@cowork/contract';
 import type { Executor } from '../db/client.ts';
 import { buildings } from '../db/schema.ts';
-import { badRequest } from './http.ts';
+import { badRequest, queryText } from './http.ts';
 
-export function buildingScope(column: PgColumn, label: string, key = 'buildingIds') {
+export function buildingScope(column: PgColumn, label: string) {
   return {
     /** Drops repeated ids and answers 400 naming the field when one names no building. */
-    async check<V extends Record<string, unknown>>(values: V, tx: Executor): Promise<V> {
-      const ids = values[key] as number[] | undefined;
+    async check<V extends { buildingIds?: number[] }>(values: V, tx: Executor): Promise<V> {
+      const ids = values.buildingIds;
       if (ids === undefined) return values;
       const unique = [...new Set(ids)];
       const found = await tx
@@ -29,11 +29,11 @@ export function buildingScope(column: PgColumn, label: string, key = 'buildingId
       if (found.length !== unique.length) {
         throw badRequest(fieldInvalid(label, '所选楼宇不存在或已被删除，请刷新楼宇列表后重新选择'));
       }
-      return { ...values, [key]: unique };
+      return { ...values, buildingIds: unique };
     },
     /** The page filter `?buildingIds=3`: records whose ids contain building 3. */
     where(request: FastifyRequest) {
-      const raw = (request.query as Record<string, unknown>)[key];
+      const raw = queryText(request, 'buildingIds');
       if (raw === undefined || raw === '') return undefined;
       const id = idOf().safeParse(raw);
       if (!id.success) throw badRequest(fieldInvalid(label, `请选择一个${label}`));

@@ -72,7 +72,10 @@ export type ResourceTable = PgTable & {
  * A stored row of the table, typed from it, plus what `expand` and `present` add (ids of child
  * rows, names joined from other tables), which are read as unknown.
  */
-export type RowOf<T extends ResourceTable> = InferSelectModel<T> & Record<string, unknown>;
+export type RowOf<T extends ResourceTable, F extends Fields = Fields> = InferSelectModel<T> & {
+  // Declared fields kept outside the table, as `expand` adds them (null when there is none).
+  [K in Exclude<keyof F, keyof InferSelectModel<T>>]?: z.output<F[K]['schema']> | null;
+} & Record<string, unknown>;
 /**
  * The values a save or edit writes: the table's columns, each optional (an edit sends only what
  * changes), plus declared fields kept outside the table (child rows' ids).
@@ -116,49 +119,49 @@ export type LooseOptions<O extends Partial<CrudOptions<Fields>>> = Omit<O, Hooks
  */
 export const loosen = <O>(options: O) => options as unknown as LooseOptions<O & Partial<CrudOptions<Fields>>>;
 
-export interface WriteContext<T extends ResourceTable = ResourceTable> {
+export interface WriteContext<T extends ResourceTable = ResourceTable, F extends Fields = Fields> {
   request: FastifyRequest;
   tx: Executor;
   /** The stored record on edit; undefined on save. */
-  existing?: RowOf<T>;
+  existing?: RowOf<T, F>;
 }
 
 export interface CrudOptions<F extends Fields, T extends ResourceTable = ResourceTable> {
   resource: ResourceDef<F>;
   table: T;
   /** Checks and completes values before they are written; throw badRequest naming the field. */
-  prepare?: (values: ValuesOf<T, F>, context: WriteContext<T>) => Promise<ValuesOf<T, F>> | ValuesOf<T, F>;
+  prepare?: (values: ValuesOf<T, F>, context: WriteContext<T, F>) => Promise<ValuesOf<T, F>> | ValuesOf<T, F>;
   /** Says what still uses a record (the 409 message), or undefined when it may be removed. */
   inUse?: (id: number, tx: Executor, request: FastifyRequest) => Promise<string | undefined>;
   /**
    * Shapes a stored row for the caller (masking, joined names). `action` says which answer it is
    * for: `page` rows, one `detail`, or the record a `write` (save, edit, edit-published) returns.
    */
-  present?: (row: RowOf<T>, request: FastifyRequest, action: PresentAction) => Record<string, unknown>;
+  present?: (row: RowOf<T, F>, request: FastifyRequest, action: PresentAction) => Record<string, unknown>;
   /**
    * Adds values kept outside the table (ids of child rows) to rows read, before `present`: page
    * rows, detail, the stored record an edit starts from, and the record a write answers.
    */
-  expand?: (rows: RowOf<T>[], db: Executor) => Promise<RowOf<T>[]>;
+  expand?: (rows: RowOf<T, F>[], db: Executor) => Promise<RowOf<T, F>[]>;
   /** Runs after a write in the same transaction (child rows, derived data). */
-  afterWrite?: (record: RowOf<T>, values: ValuesOf<T, F>, context: WriteContext<T>) => Promise<void>;
+  afterWrite?: (record: RowOf<T, F>, values: ValuesOf<T, F>, context: WriteContext<T, F>) => Promise<void>;
   /**
    * Runs once a save or edit has committed, with the record before (an edit's) and after: work that
    * must see the committed state, such as re-syncing door devices.
    */
-  afterCommit?: (change: { before?: RowOf<T>; after: RowOf<T> }, request: FastifyRequest) => void;
+  afterCommit?: (change: { before?: RowOf<T, F>; after: RowOf<T, F> }, request: FastifyRequest) => void;
   /**
    * Runs in edit-published's transaction before the record is changed (e.g. unpublishing the
    * other versions when only one may be published).
    */
-  beforePublish?: (record: RowOf<T>, published: boolean, context: WriteContext<T>) => Promise<void>;
+  beforePublish?: (record: RowOf<T, F>, published: boolean, context: WriteContext<T, F>) => Promise<void>;
   /**
    * Runs in the removal's transaction after the in-use checks, before the rows are deleted
    * (child rows that go with a record, each audited).
    */
-  beforeRemove?: (rows: RowOf<T>[], context: { request: FastifyRequest; tx: Executor }) => Promise<void>;
+  beforeRemove?: (rows: RowOf<T, F>[], context: { request: FastifyRequest; tx: Executor }) => Promise<void>;
   /** Runs once a removal has committed, with the rows removed (re-syncing door devices, say). */
-  afterRemove?: (rows: RowOf<T>[], request: FastifyRequest) => void;
+  afterRemove?: (rows: RowOf<T, F>[], request: FastifyRequest) => void;
   /** Extra page filters beyond the declared search fields. */
   where?: (request: FastifyRequest) => SQL | undefined;
   /**

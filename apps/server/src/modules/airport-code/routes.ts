@@ -49,7 +49,7 @@ const crud = crudModule({
   },
   async prepare(values, { tx, existing }) {
     if (existing && values.code !== undefined && values.code !== existing.code) {
-      const reason = await usedBy(tx, existing.code as string);
+      const reason = await usedBy(tx, existing.code);
       if (reason) throw conflict(reason);
     }
     return values;

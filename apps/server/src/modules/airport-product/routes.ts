@@ -21,8 +21,6 @@ import { audit } from '../../lib/audit.ts';
 import { crudModule } from '../../lib/crud.ts';
 import { badRequest, envelope, ok } from '../../lib/http.ts';
 
-type Row = Record<string, unknown> & { id: number };
-
 /** A published product must have a price: members cannot buy a ¥0 lounge. */
 function assertPriced(published: unknown, priceFen: unknown) {
   if (published === true && priceFen === 0) throw badRequest(airportProductMessages.unpriced);
@@ -32,15 +30,15 @@ const crud = crudModule({
   resource: airportProduct,
   table: airportProducts,
   async expand(rows, db) {
-    const codes = [...new Set(rows.map((r) => r.airportCode as string))];
+    const codes = [...new Set(rows.map((r) => r.airportCode))];
     const airports = codes.length
       ? await db.select().from(airportCodes).where(inArray(airportCodes.code, codes))
       : [];
     const byCode = new Map(airports.map((a) => [a.code, a]));
     return rows.map((row) => ({
       ...row,
-      airportCity: byCode.get(row.airportCode as string)?.city ?? null,
-      airportName: byCode.get(row.airportCode as string)?.airportName ?? null,
+      airportCity: byCode.get(row.airportCode)?.city ?? null,
+      airportName: byCode.get(row.airportCode)?.airportName ?? null,
     }));
   },
   async prepare(values, { tx, existing }) {
@@ -48,7 +46,7 @@ const crud = crudModule({
       const [airport] = await tx
         .select({ id: airportCodes.id })
         .from(airportCodes)
-        .where(eq(airportCodes.code, values.airportCode as string));
+        .where(eq(airportCodes.code, values.airportCode));
       if (!airport) throw badRequest(airportProductMessages.unknownAirport);
     }
     assertPriced(values.published ?? existing?.published, values.priceFen ?? existing?.priceFen);
@@ -71,7 +69,7 @@ async function initProducts(db: Database, request: FastifyRequest) {
       .orderBy(airportCodes.code);
     if (missing.length === 0) return 0;
     const by = request.user?.id ?? null;
-    const created = (await tx
+    const created = await tx
       .insert(airportProducts)
       .values(
         missing.map((a) => ({
@@ -83,7 +81,7 @@ async function initProducts(db: Database, request: FastifyRequest) {
           updatedBy: by,
         })),
       )
-      .returning()) as Row[];
+      .returning();
     for (const row of created) {
       await audit(
         request,

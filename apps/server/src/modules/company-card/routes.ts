@@ -135,7 +135,7 @@ export const companyCardRoutes: FastifyPluginAsyncZod = async (app) => {
             leftFen: card.monthlyCapFen === null ? null : Math.max(0, card.monthlyCapFen - spentFen),
           };
         }),
-      } as never);
+      });
     },
   );
 

@@ -10,7 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../../db/client.ts';
 import { csrAgreements } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { crudModule } from '../../lib/crud.ts';
+import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 
 type AgreementType = (typeof csrAgreements.$inferSelect)['type'];
 
@@ -46,15 +46,14 @@ export const csrAgreementRoutes = crudModule({
   resource: agreement,
   table: csrAgreements,
   prepare: async (values, { request, tx, existing }) => {
-    const published = values.published ?? existing?.published;
-    if (published === true) {
-      const type = (values.type ?? existing?.type) as AgreementType;
+    if (valueAfterWrite('published', values, existing)) {
+      const type = valueAfterWrite('type', values, existing);
       await unpublishOthers(request, tx, type, existing?.id);
     }
     return values;
   },
   beforePublish: async (record, published, { request, tx }) => {
-    if (published) await unpublishOthers(request, tx, record.type as AgreementType, record.id);
+    if (published) await unpublishOthers(request, tx, record.type, record.id);
   },
   inUse: async (id, tx) => {
     const [row] = await tx

@@ -57,6 +57,7 @@ import {
   pageAndTotal,
   pageOf,
 } from '../../lib/http.ts';
+import { textOf } from '../../lib/unknown.ts';
 import { parseTimeBound, toIso } from '../../lib/time.ts';
 import { tableBatches, sendExcel, shanghaiTime, type ExcelColumn } from '../../lib/excel-export.ts';
 import { deviceRecord, deviceRecords, pageParams } from './records.ts';
@@ -503,7 +504,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     ) => Partial<Pick<typeof devices.$inferSelect, 'adminPasswords' | 'cardRules'>>,
     detail: Record<string, unknown>,
   ) {
-    const reasonText = (request.body as { reason?: string }).reason;
+    const reasonText = textOf(request.body, 'reason');
     const device = await app.db.transaction(async (tx) => {
       const [row] = await tx.select().from(devices).where(eq(devices.id, id)).for('update');
       if (!row) throw notFound(deviceMessages.notFound);
@@ -537,7 +538,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   const listAnswer = z.object({ synced: z.boolean(), pending: z.string().nullable() });
   const answerOf = <T extends object = object>(
     result: { synced: boolean; pending: string | null; what: string },
-    extra: T = {} as T,
+    extra: T,
   ) =>
     ok(
       { synced: result.synced, pending: result.pending, ...extra },
@@ -630,7 +631,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         { pwdId },
       );
-      return answerOf(result);
+      return answerOf(result, {});
     },
   );
 
@@ -670,7 +671,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         { cardNo, validFrom: new Date(validFrom).toISOString(), validTo: new Date(validTo).toISOString() },
       );
-      return answerOf(result);
+      return answerOf(result, {});
     },
   );
 
@@ -699,7 +700,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         { cardNo },
       );
-      return answerOf(result);
+      return answerOf(result, {});
     },
   );
 

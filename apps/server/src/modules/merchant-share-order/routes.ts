@@ -82,7 +82,8 @@ function conditions(filters: Filters): SQL[] {
     where.push(gte(orders.paidAt, from), lt(orders.paidAt, to));
   }
   if (typeof orderNo === 'string' && orderNo.trim()) where.push(startingWith(orders.orderNo, orderNo.trim()));
-  if (siteType) where.push(inArray(orders.kind, kindsOfSiteType(siteType as SiteType)));
+  const chosenSiteType = siteTypeOptions.find((o) => o.value === siteType)?.value;
+  if (chosenSiteType) where.push(inArray(orders.kind, kindsOfSiteType(chosenSiteType)));
   if (typeof merchantId === 'number') where.push(eq(buildings.merchantId, merchantId));
   if (typeof buildingId === 'number') where.push(eq(orders.buildingId, buildingId));
   return where;
@@ -352,7 +353,7 @@ const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
         .from(merchants)
         .where(eq(merchants.id, merchantId));
       if (!merchant) throw badRequest(fieldInvalid('商户', '所选商户不存在或已被删除，请刷新后重新选择'));
-      const [year, monthNo] = month.split('-').map(Number) as [number, number];
+      const [year, monthNo] = month.split('-').map(Number);
       const next = monthNo === 12 ? `${year + 1}-01` : `${year}-${String(monthNo + 1).padStart(2, '0')}`;
       // The month's days in Beijing time: from its first day to the day before the next month's first.
       const lastDay = new Date(Date.parse(`${next}-01T00:00:00+08:00`) - 1);

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { orderKindOptions, type OrderKind } from '@cowork/contract/resources/order';
-import type { Executor } from '../../db/client.ts';
+import { rowsOf, type Executor } from '../../db/client.ts';
 
 const SHANGHAI_OFFSET_MS = 8 * 60 * 60 * 1000;
 
@@ -17,8 +17,9 @@ export function formatOrderNo(kind: OrderKind, id: number, at: Date): string {
 
 /** Reserves `count` order ids from the table's sequence (one round trip for a batch). */
 export async function reserveOrderIds(tx: Executor, count: number): Promise<number[]> {
-  const result = (await tx.execute(
+  const rows = await rowsOf<{ id: number | string }>(
+    tx,
     sql`select nextval(pg_get_serial_sequence('orders', 'id')) as id from generate_series(1, ${count})`,
-  )) as unknown as { rows: { id: number | string }[] };
-  return result.rows.map((row) => Number(row.id));
+  );
+  return rows.map((row) => Number(row.id));
 }

@@ -23,7 +23,7 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { ssoMenuRemovals, ssoMenus, ssoRoleMenus, ssoRoles } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { crudModule } from '../../lib/crud.ts';
+import { crudModule, valueAfterWrite, type ValuesOf, type WriteContext } from '../../lib/crud.ts';
 import { assertMayGrant } from '../../lib/grants.ts';
 import { badRequest, conflict, envelope, ok } from '../../lib/http.ts';
 import { currentUser } from '../../plugins/auth.ts';
@@ -31,7 +31,7 @@ import { seedKeyOf } from '../../seed/menus.ts';
 import type { AuthUser } from '../auth/tokens.ts';
 
 type MenuRow = typeof ssoMenus.$inferSelect;
-type Values = Record<string, unknown>;
+type Values = ValuesOf<typeof ssoMenus, (typeof menu)['fields']>;
 
 const permissions = resourcePermissions(menu);
 const typeLabel: Record<MenuKind, string> = { group: '分组', page: '页面', action: '操作' };
@@ -95,16 +95,15 @@ async function moveRoleCode(
   }
 }
 
-async function prepare(values: Values, { tx, existing }: { tx: Executor; existing?: Values }) {
-  const next = { ...existing, ...values } as Values;
-  const type = next.type as MenuKind;
-  const parentId = (next.parentId ?? null) as number | null;
+async function prepare(values: Values, { tx, existing }: WriteContext<typeof ssoMenus>) {
+  const type = valueAfterWrite('type', values, existing);
+  const parentId = valueAfterWrite('parentId', values, existing) ?? null;
 
   if (existing && values.type !== undefined && values.type !== existing.type) {
     const [children] = await tx
       .select({ n: count() })
       .from(ssoMenus)
-      .where(eq(ssoMenus.parentId, existing.id as number));
+      .where(eq(ssoMenus.parentId, existing.id));
     if (children.n > 0) throw badRequest('该菜单下还有下级菜单，不能修改菜单类型，请先移走下级菜单');
   }
 
@@ -127,8 +126,8 @@ async function prepare(values: Values, { tx, existing }: { tx: Executor; existin
   const out: Values = { ...values, parentId };
   if (type === 'action') {
     out.url = '';
-    const code = next.permission;
-    if (typeof code !== 'string' || code === '') throw badRequest('请填写权限编码：操作须有权限编码');
+    const code = valueAfterWrite('permission', values, existing);
+    if (!code) throw badRequest('请填写权限编码：操作须有权限编码');
     out.permission = code;
     const [clash] = await tx
       .select({ id: ssoMenus.id })
@@ -137,15 +136,14 @@ async function prepare(values: Values, { tx, existing }: { tx: Executor; existin
         and(
           eq(ssoMenus.type, 'action'),
           eq(ssoMenus.permission, code),
-          existing ? ne(ssoMenus.id, existing.id as number) : undefined,
+          existing ? ne(ssoMenus.id, existing.id) : undefined,
         ),
       );
     if (clash) throw conflict('已存在权限编码相同的操作菜单，请换一个权限编码');
   } else {
     out.permission = null;
-    const url = next.url;
-    if (typeof url !== 'string' || url === '')
-      throw badRequest(`请填写路由地址：${typeLabel[type]}须有路由地址`);
+    const url = valueAfterWrite('url', values, existing);
+    if (!url) throw badRequest(`请填写路由地址：${typeLabel[type]}须有路由地址`);
     if (!/^\/[\w\-/]*$/.test(url)) {
       throw badRequest('路由地址须以 / 开头，只含字母、数字、-、_ 和 /，如 /system/source');
     }
@@ -157,7 +155,7 @@ async function prepare(values: Values, { tx, existing }: { tx: Executor; existin
         and(
           eq(ssoMenus.type, type),
           eq(ssoMenus.url, url),
-          existing ? ne(ssoMenus.id, existing.id as number) : undefined,
+          existing ? ne(ssoMenus.id, existing.id) : undefined,
         ),
       );
     if (clash) throw conflict(`已存在路由地址相同的${typeLabel[type]}，请换一个路由地址`);
@@ -175,17 +173,15 @@ const crud = crudModule({
       ? `该菜单下还有 ${children.n} 个下级菜单，请先删除或移走下级菜单后再删除`
       : undefined;
   },
-  afterWrite: async (saved, _values, { tx, existing, request }) => {
-    if (!existing) return;
-    const before = existing as unknown as MenuRow;
-    const after = saved as unknown as MenuRow;
+  afterWrite: async (after, _values, { tx, existing: before, request }) => {
+    if (!before) return;
     if (seedKeyOf(before) !== seedKeyOf(after)) await forgetSeedKey(tx, before, request.user?.id ?? null);
     const from = before.type === 'action' ? before.permission : null;
     const to = after.type === 'action' ? after.permission : null;
     await moveRoleCode(tx, after.id, from, to, currentUser(request));
   },
   beforeRemove: async (rows, { tx, request }) => {
-    for (const row of rows as unknown as MenuRow[]) {
+    for (const row of rows) {
       await forgetSeedKey(tx, row, request.user?.id ?? null);
       if (row.type === 'action') await moveRoleCode(tx, row.id, row.permission, null, currentUser(request));
     }

@@ -4,6 +4,7 @@
  * 角色权限 shows it to say which code opens which call.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { menuRoutes, permissionOf, type Page } from '@cowork/contract';
 import {
   apiResource,
@@ -12,6 +13,7 @@ import {
   type ApiResource,
 } from '@cowork/contract/resources/sso-role';
 import { envelope, ok, pageOf } from '../../lib/http.ts';
+import { propertyOf } from '../../lib/unknown.ts';
 
 const actionNames = { view: '查看', edit: '编辑', remove: '删除' } as const;
 
@@ -32,7 +34,11 @@ function nameOf(codes: string[], access: ApiResource['access']): string {
   return codes.map(nameOfCode).join(' 或 ');
 }
 
-type OpenApi = { paths?: Record<string, Record<string, { summary?: string }>> };
+/** What the catalogue reads of the API docs: each operation's summary. */
+const openApiSummaries = z.looseObject({
+  paths: z.record(z.string(), z.record(z.string(), z.looseObject({ summary: z.string().optional() }))),
+});
+type OpenApi = Partial<z.infer<typeof openApiSummaries>>;
 
 export const ssoResourcesRoutes: FastifyPluginAsyncZod = async (app) => {
   let catalogue: ApiResource[] | undefined;
@@ -40,7 +46,9 @@ export const ssoResourcesRoutes: FastifyPluginAsyncZod = async (app) => {
   const build = (): ApiResource[] => {
     let spec: OpenApi = {};
     try {
-      spec = (app as unknown as { swagger?: () => OpenApi }).swagger?.() ?? {};
+      const swagger = propertyOf(app, 'swagger');
+      const parsed = openApiSummaries.safeParse(typeof swagger === 'function' ? swagger.call(app) : {});
+      if (parsed.success) spec = parsed.data;
     } catch {
       // The API docs are optional here: without them routes carry no summary.
     }

@@ -31,16 +31,26 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { ssoRoles, ssoUserRoles, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { crudModule } from '../../lib/crud.ts';
-import { AppError, badRequest, conflict, envelope, forbidden, notFound, ok } from '../../lib/http.ts';
+import { crudModule, type RowOf } from '../../lib/crud.ts';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  envelope,
+  forbidden,
+  notFound,
+  ok,
+  queryText,
+} from '../../lib/http.ts';
 import { assertMayGrant, holdsAll } from '../../lib/grants.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { currentUser, hasPermission } from '../../plugins/auth.ts';
 import { superAdminRole } from '../../seed/roles.ts';
 import type { AuthUser } from '../auth/tokens.ts';
 import { revokeUserTokens } from '../auth/tokens.ts';
+import { propertyOf } from '../../lib/unknown.ts';
 
-type Row = Record<string, unknown> & { id: number };
+type Row = RowOf<typeof ssoUsers, (typeof ssoUser)['fields']>;
 
 const permissions = resourcePermissions(ssoUser);
 /** Membership of the 超级管理员 role (by its code), which must keep one enabled account. */
@@ -48,7 +58,7 @@ const isSuperRole = eq(ssoRoles.code, superAdminRole.code);
 
 /** Role ids of each user, sorted. */
 async function roleIdsOf(db: Executor, userIds: number[]): Promise<Map<number, number[]>> {
-  const map = new Map(userIds.map((id) => [id, [] as number[]]));
+  const map = new Map(userIds.map((id): [number, number[]] => [id, []]));
   if (userIds.length === 0) return map;
   const rows = await db
     .select({ userId: ssoUserRoles.userId, roleId: ssoUserRoles.roleId })
@@ -115,7 +125,7 @@ const sameIds = (a: number[], b: number[]) =>
 
 /** Checks a new set of roles for an account (undefined `existing` on save). */
 async function checkRoles(tx: Executor, caller: AuthUser, next: number[], existing?: Row) {
-  const current = (existing?.roleIds as number[] | undefined) ?? [];
+  const current = existing?.roleIds ?? [];
   if (sameIds(next, current)) return;
   if (existing && existing.id === caller.id) throw new AppError(403, ssoUserMessages.ownRoles);
   if (!hasPermission(caller, USER_MANAGE_PERMISSION)) throw forbidden();
@@ -143,9 +153,9 @@ async function checkRoles(tx: Executor, caller: AuthUser, next: number[], existi
 
 /** Ids a remove request names: the path's one or the body's batch. */
 function removingIds(request: FastifyRequest): number[] {
-  const body = request.body as { ids?: number[] } | undefined;
-  const params = request.params as { id?: number } | undefined;
-  return body?.ids ?? (params?.id ? [params.id] : []);
+  const ids = propertyOf(request.body, 'ids');
+  const id = propertyOf(request.params, 'id');
+  return Array.isArray(ids) ? ids.filter((v) => typeof v === 'number') : typeof id === 'number' ? [id] : [];
 }
 
 const crudRoutes = crudModule({
@@ -159,9 +169,9 @@ const crudRoutes = crudModule({
     return rows.map((row) => ({ ...row, roleIds: roles.get(row.id) ?? [] }));
   },
   // The hash never leaves (the answer schema would drop it too; this says so on purpose).
-  present: ({ passwordHash: _hash, ...row }) => row as Row,
+  present: ({ passwordHash: _hash, ...row }) => row,
   where(request) {
-    const roleId = (request.query as { roleIds?: string }).roleIds;
+    const roleId = queryText(request, 'roleIds');
     if (roleId === undefined || roleId === '') return undefined;
     const id = idOf().safeParse(roleId);
     if (!id.success) throw badRequest(fieldInvalid('角色', '请选择角色'));
@@ -183,16 +193,17 @@ const crudRoutes = crudModule({
       prepared.passwordHash = await hashPassword(String(values.password));
       delete prepared.password;
     }
-    if (prepared.roleIds !== undefined) {
-      prepared.roleIds = [...new Set(prepared.roleIds as number[])];
-      await checkRoles(tx, caller, prepared.roleIds as number[], existing);
+    if (values.roleIds !== undefined) {
+      const roleIds = [...new Set(values.roleIds)];
+      prepared.roleIds = roleIds;
+      await checkRoles(tx, caller, roleIds, existing);
     }
     return prepared;
   },
   async afterWrite(saved, values, { tx, existing }) {
-    const next = values.roleIds as number[] | undefined;
+    const next = values.roleIds;
     if (next === undefined) return;
-    if (existing && sameIds(next, (existing.roleIds as number[]) ?? [])) return;
+    if (existing && sameIds(next, existing.roleIds ?? [])) return;
     await tx.delete(ssoUserRoles).where(eq(ssoUserRoles.userId, saved.id));
     if (next.length) {
       await tx.insert(ssoUserRoles).values(next.map((roleId) => ({ userId: saved.id, roleId })));
