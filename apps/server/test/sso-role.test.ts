@@ -222,6 +222,8 @@ describe('sso-resources: the route catalogue', () => {
           path: sourcePage,
           code: 'system:source:view',
           name: '来源配置 · 查看',
+          // The route's own summary, read from the API docs.
+          summary: '来源分页列表',
         }),
       ]),
     );
