@@ -24,6 +24,9 @@ export const INT32_MAX = 2_147_483_647;
  * The values of an enumeration declared as options (value + Chinese label), as the non-empty tuple
  * `z.enum` takes: each enumeration is declared once, as its options, and its schema comes from them.
  */
+/** The keys of a declaration object, typed as its keys (Object.keys answers string[]). */
+export const keysOf = <O extends object>(object: O) => Object.keys(object) as (keyof O & string)[];
+
 export const valuesOf = <const V extends string>(options: readonly [{ value: V }, ...{ value: V }[]]) =>
   options.map((o) => o.value) as [V, ...V[]];
 

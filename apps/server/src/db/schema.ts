@@ -814,6 +814,24 @@ export const orderStatusValues = ['pending', 'paid', 'used', 'cancelled', 'refun
 export const payMethodValues = ['wechat', 'alipay', 'card', 'offline'] as const;
 
 /**
+ * The product as sold (modules/order/snapshot.ts writes one shape per kind): the keys lists and
+ * rules read by name, and whatever else the kind keeps, shown as it is in the detail drawer.
+ */
+export interface ProductSnapshot {
+  name?: string | null;
+  buildingName?: string | null;
+  /** Card kinds: days a card is valid from payment. */
+  validDays?: number | null;
+  /** Meeting cards: the balance a card starts with. */
+  faceValueFen?: number | null;
+  /** Airport lounges (snapshotOrderFields). */
+  airportCode?: string | null;
+  terminal?: string | null;
+  loungeName?: string | null;
+  [key: string]: unknown;
+}
+
+/**
  * Every order of every product (订单管理), told apart by `kind`. `productSnapshot` keeps the
  * product as sold (name, prices, building name), so later product edits never rewrite history.
  * Booking kinds fill startAt/endAt; card kinds fill cardNo, validFrom, validTo (and meeting cards
@@ -832,7 +850,7 @@ export const orders = pgTable(
     memberPhone: text('member_phone').notNull(),
     /** The product's id in its kind's table; no foreign key, as the table depends on the kind. */
     productId: integer('product_id').notNull(),
-    productSnapshot: jsonb('product_snapshot').notNull(),
+    productSnapshot: jsonb('product_snapshot').$type<ProductSnapshot>().notNull(),
     buildingId: integer('building_id').references(() => buildings.id, { onDelete: 'restrict' }),
     quantity: integer('quantity').notNull().default(1),
     amountFen: integer('amount_fen').notNull(),

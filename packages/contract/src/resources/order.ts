@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { messages } from '../messages.ts';
 import { defineResource, field, recordSchema, type Field, type ResourceDef } from '../resource.ts';
-import { blankAsNull, INT32_MAX, numeric, phoneSchema } from '../validators.ts';
+import { blankAsNull, INT32_MAX, keysOf, numeric, phoneSchema } from '../validators.ts';
 
 export const orderStatusOptions = [
   { value: 'pending', label: '待支付' },
@@ -66,9 +66,7 @@ export const orderActionPermission = (resource: Pick<ResourceDef, 'permission'>,
 
 /** The actions open to an order in this status (the buttons the console shows). */
 export const actionsFrom = (status: string) =>
-  (Object.keys(orderActions) as OrderAction[]).filter((action) =>
-    (orderActions[action].from as readonly string[]).includes(status),
-  );
+  keysOf(orderActions).filter((action) => orderActions[action].from.some((from) => from === status));
 
 /** The 409 of an illegal move, naming both states. */
 export const illegalMoveMessage = (from: string, to: string) =>

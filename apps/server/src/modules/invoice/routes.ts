@@ -49,7 +49,7 @@ import { invoices, orders, uploadedFiles } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { crudModule, exportRoute } from '../../lib/crud.ts';
 import { fieldColumns } from '../../lib/excel-export.ts';
-import { badRequest, conflict, envelope, forbidden, notFound, ok } from '../../lib/http.ts';
+import { badRequest, conflict, envelope, forbidden, notFound, ok, queryText } from '../../lib/http.ts';
 import { currentUser, hasPermission } from '../../plugins/auth.ts';
 import { toIsoOrNull, withIsoTimes } from '../../lib/time.ts';
 
@@ -64,7 +64,7 @@ const orderView = (order: Order): InvoiceOrder => ({
   kind: order.kind,
   paidFen: order.paidFen,
   status: order.status,
-  productName: ((order.productSnapshot ?? {}) as { name?: string }).name ?? null,
+  productName: order.productSnapshot.name ?? null,
   paidAt: toIsoOrNull(order.paidAt),
 });
 
@@ -93,7 +93,9 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
 
   /** This kind's requests, after the date-range rule (both ends or neither) and the order filter. */
   function where(request: FastifyRequest) {
-    const { createdAtFrom, createdAtTo, orderNo } = request.query as Record<string, string | undefined>;
+    const createdAtFrom = queryText(request, 'createdAtFrom');
+    const createdAtTo = queryText(request, 'createdAtTo');
+    const orderNo = queryText(request, 'orderNo');
     if (!createdAtFrom !== !createdAtTo) {
       throw badRequest(fieldInvalid(resource.fields.createdAt.label, messages.dateRangeRequired));
     }
@@ -121,7 +123,8 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
     const covered = row.orderNos.length
       ? await db.select().from(orders).where(inArray(orders.orderNo, row.orderNos)).orderBy(asc(orders.id))
       : [];
-    return { ...withIsoTimes(row), orders: covered.map(orderView) } as unknown as InvoiceDetail;
+    const detail: InvoiceDetail = { ...withIsoTimes(row), orders: covered.map(orderView) };
+    return detail;
   }
 
   async function save(request: FastifyRequest, body: InvoiceSaveValues) {
@@ -141,7 +144,7 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
             ),
           );
         }
-        if (!(invoiceableOrderStatuses as readonly string[]).includes(order.status)) {
+        if (!invoiceableOrderStatuses.some((status) => status === order.status)) {
           throw badRequest(fieldInvalid('订单号', notInvoiceableMessage(order.orderNo, order.status)));
         }
         if (order.invoiceId !== null) throw conflict(alreadyInvoicedMessage(order.orderNo, order.invoiceId));
@@ -341,7 +344,7 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
         config: { permission: permissions.edit, fieldLabels },
         schema: { tags, summary: `登记${resource.label}开票申请`, body: saveBody, response: answer },
       },
-      async (request) => ok(await save(request, request.body as InvoiceSaveValues)),
+      async (request) => ok(await save(request, request.body)),
     );
 
     r.put(

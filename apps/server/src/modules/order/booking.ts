@@ -17,7 +17,9 @@ import { activityStations, buildings, officeStations, orders } from '../../db/sc
 import { badRequest, conflict } from '../../lib/http.ts';
 import { toIso } from '../../lib/time.ts';
 
-export type BookingKind = 'office-station' | 'activity-station';
+/** The kinds of order that book a room for a time (resource.booking). */
+export const bookingKinds = ['office-station', 'activity-station'] as const;
+export type BookingKind = (typeof bookingKinds)[number];
 export const stationTables = { 'office-station': officeStations, 'activity-station': activityStations };
 type Station = typeof officeStations.$inferSelect;
 

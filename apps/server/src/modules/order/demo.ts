@@ -13,6 +13,7 @@
 import { and, asc, eq, getTableColumns, getTableName, gt, inArray, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { OrderKind, OrderStatus, PayMethod } from '@cowork/contract/resources/order';
+import { keysOf } from '@cowork/contract';
 import type { Executor } from '../../db/client.ts';
 import {
   activityStations,
@@ -32,6 +33,7 @@ import {
 } from '../../db/schema.ts';
 import { formatOrderNo, reserveOrderIds } from './order-number.ts';
 import { stationSnapshot, teamCardSnapshot, userCardSnapshot } from './snapshot.ts';
+import { propertyOf } from '../../lib/unknown.ts';
 
 export const after = ['member', 'building', 'user-card', 'team-card', 'seat', 'station', 'airport-product'];
 
@@ -109,7 +111,7 @@ async function insertRows<T extends PgTable>(tx: Executor, table: T, rows: T['$i
     return { key, name: column.name, type: column.getSQLType().replace(/^serial$/, 'integer') };
   });
   const records = rows.map((row) =>
-    Object.fromEntries(defined.map(({ key, name }) => [name, (row as Record<string, unknown>)[key] ?? null])),
+    Object.fromEntries(defined.map(({ key, name }) => [name, propertyOf(row, key) ?? null])),
   );
   const names = sql.raw(defined.map((c) => `"${c.name}"`).join(', '));
   const types = sql.raw(defined.map((c) => `"${c.name}" ${c.type}`).join(', '));
@@ -219,9 +221,8 @@ async function catalog(tx: Executor) {
   );
   const seatsOf = async (kind: 'office-seat' | 'hall-seat') => {
     // Both seat tables have one shape; typed as the office one so one query serves both.
-    const [seats, goods] = (
-      kind === 'office-seat' ? [officeSeats, officeSeatGoods] : [hallSeats, hallSeatGoods]
-    ) as [typeof officeSeats, typeof officeSeatGoods];
+    const [seats, goods]: [typeof officeSeats, typeof officeSeatGoods] =
+      kind === 'office-seat' ? [officeSeats, officeSeatGoods] : [hallSeats, hallSeatGoods];
     return tx
       .select({
         seatId: seats.id,
@@ -407,7 +408,7 @@ export async function addDemoOrders(
     'activity-station': c.rooms.some((r) => r.kind === 'activity-station'),
     airport: c.lounges.length > 0,
   };
-  const kinds = Object.keys(kindWeights) as OrderKind[];
+  const kinds = keysOf(kindWeights);
   const totalWeight = kinds.reduce((s, k) => s + weightOf(k, available[k]), 0);
   if (totalWeight === 0) return none;
   const wantedOf = (kind: OrderKind, of: number, weightSum: number) =>

@@ -13,6 +13,7 @@ import {
   messages,
   resourceMessages,
   formatYuan,
+  keysOf,
   resourcePermissions,
   type Field,
 } from '@cowork/contract';
@@ -35,10 +36,10 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { orderEvents, orders, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { crudModule, exportRoute } from '../../lib/crud.ts';
+import { crudModule, exportRoute, type RowOf } from '../../lib/crud.ts';
 import { assertNotInvoiced } from '../../lib/invoice-guard.ts';
 import { labelOf, shanghaiTime, yuanColumn, type ExcelColumn } from '../../lib/excel-export.ts';
-import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
+import { badRequest, conflict, envelope, notFound, ok, queryText } from '../../lib/http.ts';
 import { toIso, toIsoOrNull, withIsoTimes } from '../../lib/time.ts';
 import { actorOf, creditCompanyCard } from '../company-card/ledger.ts';
 import { giveBack } from './activity-sale.ts';
@@ -46,19 +47,22 @@ import { bookingTimes, restoreCard } from './booking.ts';
 import { saveRoutes } from './save.ts';
 
 type Order = typeof orders.$inferSelect;
-type Row = Record<string, unknown> & { id: number };
+type Row = RowOf<typeof orders, OrderResource['fields']>;
 
 /**
  * The product name, building name and an airport order's airport, terminal and lounge shown in
  * lists come from the product as sold. Set on the row itself, which is this request's own: copying
  * a row of forty columns cost more than the rest of the page's work on it.
  */
-function present(row: Row): Row {
-  const snapshot = (row.productSnapshot ?? {}) as Record<string, string | undefined>;
-  row.productName = snapshot.name ?? null;
-  row.buildingName = snapshot.buildingName ?? null;
-  for (const key of snapshotOrderFields) row[key] = snapshot[key] ?? null;
-  return row;
+function present(row: Row) {
+  const snapshot = row.productSnapshot;
+  return Object.assign(row, {
+    productName: snapshot.name ?? null,
+    buildingName: snapshot.buildingName ?? null,
+    airportCode: snapshot.airportCode ?? null,
+    terminal: snapshot.terminal ?? null,
+    loungeName: snapshot.loungeName ?? null,
+  } satisfies Record<(typeof snapshotOrderFields)[number], string | null> & Record<string, string | null>);
 }
 
 /** The column a move stamps with its time. */
@@ -96,9 +100,12 @@ const paySet = (resource: OrderResource) => ({
  * orders add the card, meeting cards their balance.
  */
 function exportColumns(resource: OrderResource): ExcelColumn<Order>[] {
-  const snapshot = (order: Order) => (order.productSnapshot ?? {}) as Record<string, unknown>;
+  const snapshot = (order: Order) => order.productSnapshot;
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
-  const listed = (key: keyof OrderResource['fields']) => (resource.fields[key] as Field).list !== false;
+  const listed = (key: keyof OrderResource['fields']) => {
+    const field: Field = resource.fields[key];
+    return field.list !== false;
+  };
   return [
     { header: '订单号', value: (o) => o.orderNo, width: 22 },
     { header: '会员手机号', value: (o) => o.memberPhone, width: 14 },
@@ -160,8 +167,7 @@ interface MoveGuard {
   refusal: (tx: Executor, order: Order) => Promise<string>;
 }
 
-const faceValueOf = (order: Order) =>
-  Number((order.productSnapshot as Record<string, unknown>).faceValueFen ?? 0);
+const faceValueOf = (order: Order) => order.productSnapshot.faceValueFen ?? 0;
 
 /**
  * Refunding a meeting card: only while its balance is untouched (the face value; no booking it
@@ -209,14 +215,15 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
    * page and export share it.
    */
   function kindWithin(request: FastifyRequest) {
-    const query = request.query as Record<string, string | undefined>;
-    const { createdAtFrom, createdAtTo } = query;
+    const createdAtFrom = queryText(request, 'createdAtFrom');
+    const createdAtTo = queryText(request, 'createdAtTo');
     if (!createdAtFrom !== !createdAtTo) {
       throw badRequest(fieldInvalid(resource.fields.createdAt.label, messages.dateRangeRequired));
     }
-    const snapshotConditions = snapshotSearch
-      .filter((key) => query[key])
-      .map((key) => sql`upper(${orders.productSnapshot} ->> ${key}) = upper(${query[key]!.trim()})`);
+    const snapshotConditions = snapshotSearch.flatMap((key) => {
+      const value = queryText(request, key)?.trim();
+      return value ? [sql`upper(${orders.productSnapshot} ->> ${key}) = upper(${value})`] : [];
+    });
     return snapshotConditions.length ? and(ofKind, ...snapshotConditions)! : ofKind;
   }
 
@@ -256,20 +263,20 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
             id: b.id,
             kind: b.kind,
             orderNo: b.orderNo,
-            productName: ((b.productSnapshot as Record<string, unknown>).name as string | undefined) ?? null,
+            productName: b.productSnapshot.name ?? null,
             startAt: toIsoOrNull(b.startAt),
             endAt: toIsoOrNull(b.endAt),
             paidFen: b.paidFen,
             status: b.status,
           }))
         : null;
-    return {
-      ...withIsoTimes(present(order as Row)),
-      productSnapshot: order.productSnapshot as Record<string, unknown>,
+    const detail: OrderDetail = {
+      ...withIsoTimes(present(order)),
       events: events.map((e) => ({ ...e, at: toIso(e.at) })),
       paidByCard: paidByCard ?? null,
       cardBookings,
-    } as unknown as OrderDetail;
+    };
+    return detail;
   }
 
   async function load(db: Executor, id: number): Promise<Order> {
@@ -308,7 +315,7 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
         .returning();
       if (!moved) {
         const current = await load(tx, id);
-        const failed = (from as readonly string[]).includes(current.status)
+        const failed = from.some((status) => status === current.status)
           ? guards.find((g) => !g.holds(current))
           : undefined;
         throw conflict(failed ? await failed.refusal(tx, current) : illegalMoveMessage(current.status, to));
@@ -471,7 +478,7 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
       },
     );
 
-    for (const action of Object.keys(orderActions) as OrderAction[]) {
+    for (const action of keysOf(orderActions)) {
       r.put(
         paths[action],
         {

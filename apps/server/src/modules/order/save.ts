@@ -8,7 +8,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { fieldInvalid, resourcePermissions } from '@cowork/contract';
+import { fieldInvalid, keysOf, resourcePermissions } from '@cowork/contract';
 import {
   calendarBooking,
   calendarQuery,
@@ -17,6 +17,7 @@ import {
   payingCardOption,
   memberCardsQuery,
   orderDetail,
+  type OrderDetail,
   orderPaths,
   orderProductOption,
   orderSaveBody,
@@ -38,7 +39,7 @@ import {
   deductCard,
   lockStation,
   stationTables,
-  type BookingKind,
+  bookingKinds,
 } from './booking.ts';
 import { actorOf, companyCardByNo, debitCompanyCard, payingCards } from '../company-card/ledger.ts';
 import { sellingActivities, takeActivityStock } from './activity-sale.ts';
@@ -108,13 +109,16 @@ export type PaySet = (resource: OrderResource) => Record<string, unknown>;
 export function saveRoutes(
   resource: OrderResource,
   paySet: PaySet,
-  detail: (db: Executor, order: Order) => Promise<unknown>,
+  detail: (db: Executor, order: Order) => Promise<OrderDetail>,
 ) {
   const paths = orderPaths(resource);
   const permissions = resourcePermissions(resource);
   const body = orderSaveBody(resource);
   const tags = [resource.key];
   const kind = resource.kind;
+  // Which kind of product is sold: a room booked (resource.booking) or a card.
+  const bookingKind = bookingKinds.find((k) => k === kind);
+  const cardKind = keysOf(cardTables).find((k) => k === kind);
 
   async function create(request: FastifyRequest, input: OrderSaveBody) {
     let created: Order | undefined;
@@ -135,8 +139,7 @@ export function saveRoutes(
       let card: Order | undefined;
       let company: Awaited<ReturnType<typeof companyCardByNo>>;
       let balanceAfter: number | undefined;
-      if (resource.booking) {
-        const bookingKind = kind as BookingKind;
+      if (bookingKind) {
         // The room's row stays locked until commit: bookings of one room are checked one at a time.
         const station = await lockStation(tx, bookingKind, input.productId);
         if (!station)
@@ -146,7 +149,8 @@ export function saveRoutes(
         if (input.buildingId && input.buildingId !== station.buildingId) {
           throw invalid('buildingId', `「${station.name}」不在所选楼宇，请重新选择`);
         }
-        const { startAt, endAt } = input as { startAt: Date; endAt: Date };
+        const { startAt, endAt } = input;
+        if (!startAt || !endAt) throw invalid('startAt', '请选择预订开始时间和结束时间');
         checkBookingTimes(station, startAt, endAt, now);
         await checkNoClash(tx, { kind: bookingKind, productId: station.id, startAt, endAt });
         const amountFen = bookingPriceFen(station.hourPriceFen, startAt, endAt);
@@ -193,8 +197,8 @@ export function saveRoutes(
           cardOrderId: card?.id ?? null,
           companyCardId: company?.id ?? null,
         };
-      } else {
-        const product = await cardProduct(tx, kind as keyof typeof cardTables, input.productId);
+      } else if (cardKind) {
+        const product = await cardProduct(tx, cardKind, input.productId);
         if (!product)
           throw invalid('productId', `所选${resource.label.replace('订单', '')}不存在，请重新选择`);
         if (!product.published)
@@ -229,6 +233,8 @@ export function saveRoutes(
           activityId: activity?.id ?? null,
           status: 'pending',
         };
+      } else {
+        throw new Error(`${resource.key} sells neither a booking nor a card: it has no save`);
       }
 
       const by = request.user?.id ?? null;
@@ -322,8 +328,8 @@ export function saveRoutes(
       .from(buildings);
     const names = new Map(buildingRows.map((b) => [b.id, b.name]));
     const hoursOf = new Map(buildingRows.map((b) => [b.id, b]));
-    if (resource.booking) {
-      const table = stationTables[kind as BookingKind];
+    if (bookingKind) {
+      const table = stationTables[bookingKind];
       const rows = await db
         .select()
         .from(table)
@@ -339,7 +345,8 @@ export function saveRoutes(
         minBookingMinutes: s.minBookingMinutes,
       }));
     }
-    const table = cardTables[kind as keyof typeof cardTables];
+    if (!cardKind) return [];
+    const table = cardTables[cardKind];
     const rows = await db
       .select({ id: table.id, name: table.name, priceFen: table.priceFen, buildingIds: table.buildingIds })
       .from(table)
@@ -370,7 +377,7 @@ export function saveRoutes(
           response: { 200: envelope(orderDetail) },
         },
       },
-      async (request) => ok((await create(request, request.body)) as z.infer<typeof orderDetail>),
+      async (request) => ok(await create(request, request.body)),
     );
     r.get(
       paths.products,
@@ -399,7 +406,7 @@ export function saveRoutes(
         async (request) => ok(await sellingActivities(app.db, request.query.productId)),
       );
     }
-    if (resource.booking) {
+    if (bookingKind) {
       r.get(
         paths.calendar,
         {
@@ -414,7 +421,7 @@ export function saveRoutes(
             response: { 200: envelope(z.array(calendarBooking)) },
           },
         },
-        async (request) => ok(await calendarBookings(app.db, kind as BookingKind, request.query)),
+        async (request) => ok(await calendarBookings(app.db, bookingKind, request.query)),
       );
       r.get(
         paths.cards,
