@@ -584,7 +584,9 @@ export function pageQuerySchema<F extends Fields>(def: ResourceDef<F>) {
       filters[key] = z.string().max(100).optional();
     }
   }
-  return z.object({
+  // The filters are read by name (the server's searchConditions, a module's queryText): their
+  // schemas check them, and the type names the paging and sorting keys every page has.
+  const paging = z.object({
     current: numeric(z.number({ error: '页码必须是正整数' }).int().min(1, '页码必须是正整数').default(1)),
     size: numeric(
       z
@@ -596,8 +598,8 @@ export function pageQuerySchema<F extends Fields>(def: ResourceDef<F>) {
     ),
     sortField: z.enum(sortable as [string, ...string[]], { error: '该字段不支持排序' }).optional(),
     sortOrder: z.enum(['ascend', 'descend'], { error: '排序方向必须是 ascend 或 descend' }).optional(),
-    ...filters,
   });
+  return paging.extend(filters as Record<never, never>);
 }
 
 /** Body of `edit-published`. */

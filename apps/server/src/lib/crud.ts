@@ -20,6 +20,7 @@ import {
   lte,
   ne,
   sql,
+  getTableColumns,
   type Placeholder,
   type InferInsertModel,
   type InferSelectModel,
@@ -28,7 +29,7 @@ import {
 import { containsPattern, prefixPattern } from './like.ts';
 import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   createSchema,
@@ -54,6 +55,7 @@ import { sendExcel, tableBatches, type ExcelColumn } from './excel-export.ts';
 import { badRequest, conflict, envelope, notFound, ok, pageAndTotal, pageOf } from './http.ts';
 import { hasRichContent, sanitizeRichText } from './sanitize-html.ts';
 import { parseTimeBound, withIsoTimes } from './time.ts';
+import { recordOf } from './unknown.ts';
 
 /** From this many rows skipped, a page finds its ids first and then reads only its own rows. */
 const DEEP_OFFSET = 1000;
@@ -85,7 +87,8 @@ export type ValuesOf<T extends ResourceTable, F extends Fields = Fields> = Parti
   Record<string, unknown>;
 
 /** Rows and values as the core handles them, whatever the table. */
-type Row = Record<string, unknown> & { id: number };
+export type StoredRow = Record<string, unknown> & { id: number; createdAt: Date; updatedAt: Date };
+type Row = StoredRow;
 type Values = Record<string, unknown>;
 type LooseContext = Omit<WriteContext, 'existing'> & { existing?: Row };
 type Hooks =
@@ -191,9 +194,12 @@ export function valueAfterWrite<T extends ResourceTable, K extends keyof InferSe
 }
 
 /** A record as it leaves: dates as ISO strings with the Shanghai offset. */
-type Out = Row & { createdAt: string; updatedAt: string };
+const serialize = (row: Row) => withIsoTimes(row);
 
-const serialize = (row: Row) => withIsoTimes(row) as Out;
+/** Rows as the core reads them from any table: every resource table has an integer id. */
+const hasId = (row: Record<string, unknown>): row is Row =>
+  typeof row.id === 'number' && row.createdAt instanceof Date && row.updatedAt instanceof Date;
+export const asRows = (rows: Record<string, unknown>[]): Row[] => rows.filter(hasId);
 
 /**
  * `GET …/export` of a resource whose rows are one table: what its page's filters (and `where`)
@@ -214,7 +220,7 @@ export function exportRoute<T extends PgTable & { id: PgColumn }>(
   },
 ) {
   const { resource, path, table, columns, config, where } = options;
-  app.get(
+  app.withTypeProvider<ZodTypeProvider>().get(
     path,
     {
       config,
@@ -225,7 +231,7 @@ export function exportRoute<T extends PgTable & { id: PgColumn }>(
       },
     },
     async (request, reply) => {
-      const query = request.query as Record<string, unknown>;
+      const query = request.query;
       const conditions = [...searchConditions(resource, table, query), where(request)];
       return sendExcel(reply, {
         title: resource.label,
@@ -253,7 +259,7 @@ export function searchConditions<F extends Fields>(
   query: Record<string, unknown>,
   bind: Bind = asItself,
 ): SQL[] {
-  const columns = table as unknown as Record<string, PgColumn>;
+  const columns: Record<string, PgColumn> = getTableColumns(table);
   const where: SQL[] = [];
   for (const [key, f] of Object.entries(resource.fields)) {
     const column = columns[key];
@@ -290,6 +296,9 @@ export function searchConditions<F extends Fields>(
   return where;
 }
 
+/** A page's query: paging and sorting, and the declared filters read by name. */
+type PageQuery = z.output<ReturnType<typeof pageQuerySchema>> & Record<string, unknown>;
+
 /** Renders a `where` hook's condition to text and values: part of a prepared page query's key. */
 const dialect = new PgDialect();
 /** Prepared page queries one resource keeps (the shapes of filters its lists are asked for). */
@@ -305,7 +314,7 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
   const authorize = (record: Values, request: FastifyRequest, action: 'view' | 'edit' | 'remove') =>
     options.authorize?.(record, request, action);
   const labels = labelsOf(resource);
-  const columns = table as unknown as Record<string, PgColumn>;
+  const columns: Record<string, PgColumn> = getTableColumns(table);
   const record = recordSchema(resource);
   const tags = [resource.key];
   const has = (action: ResourceDef['actions'][number]) => resource.actions.includes(action);
@@ -329,7 +338,7 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
   async function load(tx: Executor, id: number): Promise<Row> {
     const [row] = await tx.select().from(table).where(eq(table.id, id));
     if (!row) throw notFound(resourceMessages.notFound(resource));
-    return (await expand([row as Row], tx))[0];
+    return (await expand(asRows([row]), tx))[0];
   }
 
   /**
@@ -418,7 +427,7 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
     db: Executor,
     preparedPages: Map<string, ReturnType<typeof preparePage>>,
     request: FastifyRequest,
-    query: Record<string, unknown>,
+    query: PageQuery,
   ) {
     const values: Record<string, unknown> = {};
     const conditions = searchConditions(resource, table, query, (name, value) => {
@@ -427,11 +436,11 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
     });
     const extra = options.where?.(request);
     const extraQuery = extra ? dialect.sqlToQuery(extra) : undefined;
-    const sortField = query.sortField as string | undefined;
+    const sortField = query.sortField;
     const sort = sortField
       ? { field: sortField, order: query.sortOrder === 'ascend' ? 'ascend' : 'descend' }
       : resource.defaultSort;
-    const deep = ((query.current as number) - 1) * (query.size as number) >= DEEP_OFFSET;
+    const deep = (query.current - 1) * query.size >= DEEP_OFFSET;
     const key = JSON.stringify([Object.keys(values), sort, deep, extraQuery]);
     let prepared = preparedPages.get(key);
     if (!prepared) {
@@ -464,12 +473,12 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
           },
         },
         async (request) => {
-          const query = request.query as Record<string, unknown> & { current: number; size: number };
+          const query = request.query;
           const { prepared, values } = pageQueries(app.db, preparedPages, request, query);
           const offset = (query.current - 1) * query.size;
           const page = await pageAndTotal(
             query,
-            async () => (await prepared.rows.execute({ ...values, limit: query.size, offset })) as Row[],
+            async () => asRows(await prepared.rows.execute({ ...values, limit: query.size, offset })),
             () => prepared.total.execute(values),
           );
           return ok({
@@ -557,7 +566,7 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
         const prepared = options.prepare ? await options.prepare(values, context) : values;
         await checkUnique(tx, prepared, existing);
         const by = request.user?.id ?? null;
-        [saved] = (
+        [saved] = asRows(
           existing
             ? await tx
                 .update(table)
@@ -567,8 +576,8 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
             : await tx
                 .insert(table)
                 .values({ ...prepared, createdBy: by, updatedBy: by })
-                .returning()
-        ) as Row[];
+                .returning(),
+        );
         await options.afterWrite?.(saved!, prepared, context);
         const [answer] = await expand([saved!], tx);
         await audit(
@@ -600,7 +609,7 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
             response: { 200: envelope(record) },
           },
         },
-        async (request) => ok(await write(request, request.body as Values)),
+        async (request) => ok(await write(request, recordOf(request.body))),
       );
     }
 
@@ -617,9 +626,9 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
           },
         },
         async (request) => {
-          const { id, ...values } = request.body as Values & { id: number };
+          const { id, ...values } = recordOf(request.body);
           const changes = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
-          return ok(await write(request, changes, await load(app.db, id)));
+          return ok(await write(request, changes, await load(app.db, Number(id))));
         },
       );
     }
@@ -631,11 +640,8 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
           const existing = await load(tx, id);
           authorize(existing, request, 'edit');
           await options.beforePublish?.(existing, published, { request, tx, existing });
-          const [saved] = (await tx
-            .update(table)
-            .set({ published, updatedAt: new Date(), updatedBy: request.user?.id ?? null } as Values)
-            .where(eq(table.id, id))
-            .returning()) as Row[];
+          const changes: Values = { published, updatedAt: new Date(), updatedBy: request.user?.id ?? null };
+          const [saved] = asRows(await tx.update(table).set(changes).where(eq(table.id, id)).returning());
           await audit(
             request,
             {
@@ -678,7 +684,10 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
       // One body, two shapes: with an id it is checked as an edit, without one as a save.
       const body = z.looseObject({ id: z.unknown().optional() }).transform((value, ctx) => {
         const result = (value.id === undefined || value.id === null ? create : update).safeParse(value);
-        if (result.success) return result.data as Values & { id?: number };
+        if (result.success) {
+          const { id, ...values } = recordOf(result.data);
+          return { id: typeof id === 'number' ? id : undefined, values };
+        }
         for (const issue of result.error.issues) {
           ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
         }
@@ -696,8 +705,8 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
           },
         },
         async (request) => {
-          const { id, ...values } = request.body;
-          if (id === undefined || id === null) return ok(await write(request, values));
+          const { id, values } = request.body;
+          if (id === undefined) return ok(await write(request, values));
           const changes = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
           return ok(await write(request, changes, await load(app.db, id)));
         },
@@ -708,7 +717,7 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
       const remove = async (request: FastifyRequest, ids: number[]) => {
         let removedRows: Row[] = [];
         const answer = await app.db.transaction(async (tx) => {
-          const rows = (await tx.select().from(table).where(inArray(table.id, ids))) as Row[];
+          const rows = asRows(await tx.select().from(table).where(inArray(table.id, ids)));
           if (rows.length !== new Set(ids).size) throw notFound(resourceMessages.notFound(resource));
           for (const row of rows) authorize(row, request, 'remove');
           // In a batch, every refusal names the record it is about: 该角色… becomes 角色「运营」…, and a

@@ -39,12 +39,11 @@ import {
 } from '@cowork/contract';
 import type { Executor } from '../db/client.ts';
 import { auditMany } from './audit.ts';
-import { loosen, type CrudOptions, type ResourceTable } from './crud.ts';
+import { asRows, loosen, type CrudOptions, type ResourceTable } from './crud.ts';
 import { AppError, badRequest, envelope, errorEnvelope, ok } from './http.ts';
 import { readSheetRows, XlsxLimitError, XlsxNoSheetError } from './read-sheet-rows.ts';
 
 type Values = Record<string, unknown>;
-type Row = Values & { id: number };
 
 export interface ExcelImportOptions<F extends Fields, T extends ResourceTable = ResourceTable> extends Pick<
   CrudOptions<F, T>,
@@ -522,10 +521,12 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
       const by = request.user?.id ?? null;
       for (let i = 0; i < ready.length; i += 500) {
         const chunk = ready.slice(i, i + 500);
-        const saved = (await tx
-          .insert(table)
-          .values(chunk.map((r) => ({ ...r.values, createdBy: by, updatedBy: by })))
-          .returning()) as Row[];
+        const saved = asRows(
+          await tx
+            .insert(table)
+            .values(chunk.map((r) => ({ ...r.values, createdBy: by, updatedBy: by })))
+            .returning(),
+        );
         for (const [j, record] of saved.entries()) {
           await options.afterWrite?.(record, chunk[j].values, { request, tx });
         }

@@ -10,3 +10,7 @@ export function textOf(value: unknown, key: string): string | undefined {
   const found = propertyOf(value, key);
   return typeof found === 'string' ? found : undefined;
 }
+
+/** An object's own properties as a record (a copy), or an empty record for anything else. */
+export const recordOf = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null ? { ...value } : {};
