@@ -27,6 +27,7 @@ import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSwagger } from './plugins/swagger.ts';
 import { registerWeb } from './plugins/web.ts';
+import { isFunction, propertyOf } from './lib/unknown.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,10 +59,11 @@ async function loadModules(): Promise<FastifyPluginAsyncZod[]> {
   for (const folder of folders.map((d) => d.name).sort()) {
     const file = new URL(`${folder}/routes.${ownFileExtension}`, modulesDir);
     if (!existsSync(file)) continue;
-    const module = (await import(file.href)) as { default?: FastifyPluginAsyncZod };
-    if (typeof module.default !== 'function')
+    const plugin = propertyOf(await import(file.href), 'default');
+    // A module's default export is its plugin: a function is taken as one (Fastify checks the rest).
+    if (!isFunction<FastifyPluginAsyncZod>(plugin))
       throw new Error(`modules/${folder}/routes.ts has no default export plugin`);
-    found.push(module.default);
+    found.push(plugin);
   }
   return found;
 }

@@ -19,7 +19,7 @@ async function main() {
     if (prepared.seededDemo) app.log.info('demo data loaded into the empty database');
     if (prepared.createdAdministrator) app.log.info('administrator `admin` created from ADMIN_PASSWORD');
 
-    let stopDemoDevices = async () => undefined as void;
+    let stopDemoDevices = async (): Promise<void> => undefined;
     let closing = false;
     const shutdown = async (signal: string) => {
       if (closing) return;

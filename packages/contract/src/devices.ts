@@ -3,9 +3,24 @@
  * Chinese messages both ends show. The wire format itself (envelope, signature, TOTP) lives in
  * apps/server/src/devices/protocol.ts, which the server and the simulator share.
  */
+import { z } from 'zod';
 import { prefixes } from './endpoints.ts';
 
 /** A device's serial number: 1–64 of `A-Z a-z 0-9 _ -` (it is also its MQTT client id and username). */
+/**
+ * What a `sync` command carries besides `now` (docs/devices.md): who may open the door and until
+ * when (ms since the epoch), the admin passwords' hashes and the card rules. The server builds it,
+ * a device (the simulator too) reads it with this schema.
+ */
+export const deviceSyncParams = z.object({
+  access: z.array(
+    z.object({ memberId: z.number(), phone: z.string(), validFrom: z.number(), validTo: z.number() }),
+  ),
+  adminPasswords: z.array(z.object({ id: z.string(), sha256: z.string() })),
+  cardRules: z.array(z.object({ cardNo: z.string(), validFrom: z.number(), validTo: z.number() })),
+});
+export type DeviceAccessState = z.output<typeof deviceSyncParams>;
+
 export const DEVICE_SN_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Largest message payload either side accepts. */
 export const DEVICE_MAX_PAYLOAD_BYTES = 256 * 1024;

@@ -11,22 +11,12 @@
  */
 import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import { ACCESS_BOOKING_MARGIN_MS, maskPhone } from '@cowork/contract';
+import { ACCESS_BOOKING_MARGIN_MS, maskPhone, type DeviceAccessState } from '@cowork/contract';
 import { rowsOf, type Executor } from '../db/client.ts';
 
-export interface AccessEntry {
-  memberId: number;
-  phone: string;
-  validFrom: number;
-  validTo: number;
-}
-
-/** What a `sync` carries besides `now`; its hash tells whether a change changed anything. */
-export interface AccessState {
-  access: AccessEntry[];
-  adminPasswords: { id: string; sha256: string }[];
-  cardRules: { cardNo: string; validFrom: number; validTo: number }[];
-}
+/** What a `sync` carries besides `now` (the contract's deviceSyncParams); its hash tells whether a change changed anything. */
+export type AccessState = DeviceAccessState;
+export type AccessEntry = AccessState['access'][number];
 
 /**
  * A source of access: a select of (device_id, member_id, phone, valid_from, valid_to) for the devices

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { DEVICE_SN_PATTERN } from '@cowork/contract';
 import { DEVELOPMENT_ENROL_KEY } from '../config.ts';
 import { SimulatedDevice } from './simulator.ts';
+import { errorOf } from '../lib/unknown.ts';
 
 const { values } = parseArgs({
   options: {
@@ -48,7 +49,7 @@ device.on('secret', (secret) => console.log(`[${time()}] new secret (reset-confi
 try {
   await device.connect();
 } catch (error) {
-  console.error(`Cannot connect to ${values.url} as ${values.sn}: ${(error as Error).message}`);
+  console.error(`Cannot connect to ${values.url} as ${values.sn}: ${errorOf(error).message}`);
   console.error(
     values.secret
       ? 'Is the secret current (reset-config rotates it)?'

@@ -40,6 +40,7 @@ import {
   type AccessState,
 } from './access.ts';
 import { startEmbeddedBroker, type Credentials, type EmbeddedBroker } from './broker.ts';
+import { errorOf, propertyOf, textOf } from '../lib/unknown.ts';
 import {
   parseEnvelope,
   parseTopic,
@@ -213,7 +214,7 @@ export function createDeviceLink({
   async function onStatus(sn: string, payload: Buffer) {
     let online: unknown;
     try {
-      online = (JSON.parse(payload.toString()) as { online?: unknown }).online;
+      online = propertyOf(JSON.parse(payload.toString()), 'online');
     } catch {
       return;
     }
@@ -513,7 +514,7 @@ export function createDeviceLink({
 
   /** An order was created, paid, cancelled or refunded: the doors of its building may change. */
   function orderChanged(order: { kind: string; buildingId: number | null; status: string }) {
-    if (!order.buildingId || !(doorOrderKinds as readonly string[]).includes(order.kind)) return;
+    if (!order.buildingId || !doorOrderKinds.some((kind) => kind === order.kind)) return;
     void accessChanged({ buildingIds: [order.buildingId] });
   }
 
@@ -609,14 +610,14 @@ export function createDeviceLink({
         },
       });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = textOf(error, 'code');
       const reason =
         code === 'EADDRINUSE'
           ? `端口 ${config.mqttPort} 已被占用`
-          : `内置 MQTT 服务无法启动（${(error as Error).message}）`;
+          : `内置 MQTT 服务无法启动（${errorOf(error).message}）`;
       status = { up: false, mode: 'embedded', url: undefined, reason };
       log.error(
-        `Device link down: MQTT_PORT ${config.mqttPort} is ${code === 'EADDRINUSE' ? 'taken (another broker, e.g. Mosquitto, holds it)' : `unavailable (${(error as Error).message})`}; set MQTT_PORT to a free port, or MQTT_URL to use that broker. The console runs; device commands fail until then.`,
+        `Device link down: MQTT_PORT ${config.mqttPort} is ${code === 'EADDRINUSE' ? 'taken (another broker, e.g. Mosquitto, holds it)' : `unavailable (${errorOf(error).message})`}; set MQTT_PORT to a free port, or MQTT_URL to use that broker. The console runs; device commands fail until then.`,
       );
       return;
     }

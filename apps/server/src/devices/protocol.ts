@@ -4,6 +4,7 @@
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import * as OTPAuth from 'otpauth';
+import { recordOf } from '../lib/unknown.ts';
 import {
   DEVICE_CLOCK_WINDOW_MS,
   DEVICE_MAX_PAYLOAD_BYTES,
@@ -37,7 +38,7 @@ export interface Envelope<P = Record<string, unknown>> {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
+    const entries = Object.entries(value)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
@@ -90,7 +91,7 @@ export function parseEnvelope(payload: Buffer | string): Envelope | DropReason {
     return 'malformed';
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return 'malformed';
-  const m = value as Record<string, unknown>;
+  const m = recordOf(value);
   if (typeof m.id !== 'string' || !UUID.test(m.id)) return 'malformed';
   if (typeof m.type !== 'string' || m.type.length === 0 || m.type.length > 40) return 'malformed';
   if (typeof m.ts !== 'number' || !Number.isFinite(m.ts)) return 'malformed';
@@ -98,7 +99,7 @@ export function parseEnvelope(payload: Buffer | string): Envelope | DropReason {
   if (!params || typeof params !== 'object' || Array.isArray(params)) return 'malformed';
   if (m.sig === undefined) return 'unsigned';
   if (typeof m.sig !== 'string' || !/^[0-9a-f]{64}$/.test(m.sig)) return 'bad-signature';
-  return { id: m.id, type: m.type, ts: m.ts, params: params as Record<string, unknown>, sig: m.sig };
+  return { id: m.id, type: m.type, ts: m.ts, params: recordOf(params), sig: m.sig };
 }
 
 /** Whether the message was signed with `key`, compared in constant time. */

@@ -12,6 +12,7 @@
 import crypto from 'node:crypto';
 import { DEVICE_MAX_PAYLOAD_BYTES, DEVICE_SN_PATTERN } from '@cowork/contract';
 import { parseTopic } from './protocol.ts';
+import { propertyOf } from '../lib/unknown.ts';
 
 /** What a connecting sn may use as its password. */
 export type Credentials = { registered: true; secrets: string[] } | { registered: false };
@@ -62,7 +63,7 @@ export function subscribeAllowed(sn: string, filter: string): boolean {
 
 function isHello(payload: Buffer | string): boolean {
   try {
-    return (JSON.parse(payload.toString()) as { type?: unknown }).type === 'hello';
+    return propertyOf(JSON.parse(payload.toString()), 'type') === 'hello';
   } catch {
     return false;
   }

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import mqtt, { type MqttClient } from 'mqtt';
-import { DEVICE_HEARTBEAT_MS } from '@cowork/contract';
+import { DEVICE_HEARTBEAT_MS, deviceSyncParams, type DeviceAccessState } from '@cowork/contract';
 import {
   deviceTotpKey,
   memberTotpKey,
@@ -35,18 +35,8 @@ export interface SimulatorOptions {
   answer?: (command: Envelope) => { ok: true } | { ok: false; error: string } | 'silent';
 }
 
-export interface AccessEntry {
-  memberId: number;
-  phone: string;
-  validFrom: number;
-  validTo: number;
-}
-
-export interface DeviceState {
-  access: AccessEntry[];
-  adminPasswords: { id: string; sha256: string }[];
-  cardRules: { cardNo: string; validFrom: number; validTo: number }[];
-}
+export type DeviceState = DeviceAccessState;
+export type AccessEntry = DeviceState['access'][number];
 
 type DoorResult = { result: 'success' } | { result: 'denied'; reason: string };
 
@@ -169,15 +159,13 @@ export class SimulatedDevice extends EventEmitter<{
         await this.door('remote', typeof p.by === 'string' ? p.by : 'remote', { result: 'success' });
         return;
       }
-      case 'sync':
-        this.state = {
-          access: Array.isArray(p.access) ? (p.access as AccessEntry[]) : [],
-          adminPasswords: Array.isArray(p.adminPasswords)
-            ? (p.adminPasswords as DeviceState['adminPasswords'])
-            : [],
-          cardRules: Array.isArray(p.cardRules) ? (p.cardRules as DeviceState['cardRules']) : [],
-        };
+      case 'sync': {
+        // A device keeps what it can read, and says so when it cannot: the lists stay as they were.
+        const lists = deviceSyncParams.safeParse(p);
+        if (!lists.success) return ack({ ok: false, error: 'sync params malformed' });
+        this.state = lists.data;
         return ack({ ok: true });
+      }
       case 'clear':
         this.state = { access: [], adminPasswords: [], cardRules: [] };
         return ack({ ok: true });

@@ -23,7 +23,7 @@ function redact(value: unknown): unknown {
   if (value instanceof Date) return toIso(value);
   if (typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
+      Object.entries(value)
         .filter(([k]) => !SECRET_KEYS.has(k))
         .map(([k, v]) => [k, redact(v)]),
     );

@@ -536,7 +536,11 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
             .where(hasPublished && published ? eq(columns.published, published === 'true') : undefined)
             .orderBy(...('sort' in resource.fields ? [asc(columns.sort)] : []), asc(table.id));
           return ok(
-            rows.map((row) => ({ ...row, label: String(row.label ?? '') })) as z.infer<typeof listOption>[],
+            rows.map((row): z.infer<typeof listOption> => ({
+              value: Number(row.value),
+              label: String(row.label ?? ''),
+              ...(typeof row.published === 'boolean' ? { published: row.published } : {}),
+            })),
           );
         },
       );

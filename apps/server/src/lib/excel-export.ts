@@ -12,9 +12,10 @@ import { and, desc, lt, type InferSelectModel, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
-import type { Field, ResourceDef } from '@cowork/contract';
+import type { ResourceDef } from '@cowork/contract';
 import type { Database } from '../db/client.ts';
 import { toIso } from './time.ts';
+import { errorOf } from './unknown.ts';
 
 export type ExcelValue = string | number | null | undefined;
 
@@ -58,20 +59,31 @@ export const labelOf = (
  * Shanghai, options by name, yes/no in Chinese. A list whose table is its resource exports with these.
  */
 export function fieldColumns(resource: Pick<ResourceDef, 'fields'>): ExcelColumn<Record<string, unknown>>[] {
-  const listed = Object.entries(resource.fields).filter(
-    ([, f]) => (f as Field).list !== false && !(f as Field).writeOnly,
-  );
-  return listed.map(([key, field]: [string, Field]) => {
+  const listed = Object.entries(resource.fields).filter(([, f]) => f.list !== false && !f.writeOnly);
+  return listed.map(([key, field]) => {
     const read = (row: Record<string, unknown>) => row[key];
     switch (field.kind) {
       case 'money':
-        return yuanColumn(field.label, (row) => read(row) as number | null);
+        return yuanColumn(field.label, (row) => {
+          const fen = read(row);
+          return typeof fen === 'number' ? fen : null;
+        });
       case 'datetime':
-        return { header: field.label, value: (row) => shanghaiTime(read(row) as Date | null), width: 20 };
+        return {
+          header: field.label,
+          value: (row) => {
+            const at = read(row);
+            return shanghaiTime(at instanceof Date ? at : null);
+          },
+          width: 20,
+        };
       case 'enum':
         return {
           header: field.label,
-          value: (row) => labelOf(field.options ?? [], read(row) as string | null),
+          value: (row) => {
+            const value = read(row);
+            return labelOf(field.options ?? [], typeof value === 'string' ? value : null);
+          },
         };
       case 'boolean':
         return {
@@ -213,7 +225,7 @@ export function sendExcel<R>(
   const fileName = options.fileName ?? `${options.title}-${fileDay()}.xlsx`;
   writeExcel(output, { sheetName: options.title, ...options }).catch((error: unknown) => {
     reply.log.error({ err: error }, 'Excel export failed while streaming');
-    output.destroy(error as Error);
+    output.destroy(errorOf(error));
   });
   return reply
     .header('content-type', XLSX_TYPE)

@@ -14,7 +14,7 @@
  */
 import multipart from '@fastify/multipart';
 import ExcelJS from 'exceljs';
-import { and, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -42,8 +42,12 @@ import { auditMany } from './audit.ts';
 import { asRows, loosen, type CrudOptions, type ResourceTable } from './crud.ts';
 import { AppError, badRequest, envelope, errorEnvelope, ok } from './http.ts';
 import { readSheetRows, XlsxLimitError, XlsxNoSheetError } from './read-sheet-rows.ts';
+import { propertyOf, recordOf, textOf } from './unknown.ts';
 
 type Values = Record<string, unknown>;
+
+/** A per-field option (a column's choices, sample, note) by the column's key. */
+const byKey = <V>(map: Partial<Record<string, V>> | undefined, key: string): V | undefined => map?.[key];
 
 export interface ExcelImportOptions<F extends Fields, T extends ResourceTable = ResourceTable> extends Pick<
   CrudOptions<F, T>,
@@ -91,9 +95,9 @@ export interface ImportColumn {
 }
 
 export function importColumns<F extends Fields>(options: Pick<ExcelImportOptions<F>, 'resource' | 'fields'>) {
-  const entries = Object.entries(options.resource.fields) as [string, Field][];
+  const entries: [string, Field][] = Object.entries(options.resource.fields);
   const chosen = options.fields
-    ? options.fields.map((key) => [key, options.resource.fields[key]] as [string, Field])
+    ? options.fields.map((key): [string, Field] => [key, options.resource.fields[key]])
     : entries.filter(([, f]) => f.form !== false && !NOT_IN_CELLS.has(f.kind));
   return chosen.map(([key, field]): ImportColumn => ({ key, field, header: headerOf(field) }));
 }
@@ -126,8 +130,7 @@ function cellValue(cell: ExcelJS.CellValue): string | number | boolean | Date | 
   if (typeof cell === 'string') return cell.trim() === '' ? undefined : cell.trim();
   if (typeof cell === 'number' || typeof cell === 'boolean' || cell instanceof Date) return cell;
   if ('richText' in cell) return cellValue(cell.richText.map((part) => part.text).join(''));
-  if ('formula' in cell || 'sharedFormula' in cell)
-    return cellValue((cell as { result?: ExcelJS.CellValue }).result ?? null);
+  if ('formula' in cell || 'sharedFormula' in cell) return cellValue(cell.result ?? null);
   if ('text' in cell) return cellValue(String(cell.text));
   if ('error' in cell) return String(cell.error);
   return undefined;
@@ -229,14 +232,14 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
   const permissions = resourcePermissions(resource);
   const columns = importColumns(options);
   const schema = createSchema(resource);
-  const tableColumns = table as unknown as Record<string, PgColumn>;
+  const tableColumns: Record<string, PgColumn> = getTableColumns(table);
   const tags = [resource.key];
 
   /** Each reference column's options: its own `choices`, else its list endpoint read as the caller. */
   async function lookups(request: FastifyRequest): Promise<Map<string, ListOption[]>> {
     const found = new Map<string, ListOption[]>();
     for (const { key, field } of columns) {
-      const own = options.choices?.[key as keyof F & string];
+      const own = byKey(options.choices, key);
       if (own) {
         found.set(key, await own(request));
         continue;
@@ -268,10 +271,10 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
     sheet.getRow(1).font = { bold: true };
     const sample: Values = {};
     for (const c of columns) {
-      const derive = options.sample?.[c.key as keyof F & string];
+      const derive = byKey(options.sample, c.key);
       sample[c.key] = derive
         ? ((await derive(sample, request)) ?? '')
-        : (choices.get(c.key)?.[0]?.label ?? options.example[c.key as keyof F & string] ?? '');
+        : (choices.get(c.key)?.[0]?.label ?? byKey(options.example, c.key) ?? '');
     }
     sheet.addRow(sample);
     const help = workbook.addWorksheet(IMPORT_HELP_SHEET);
@@ -283,7 +286,7 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
     help.getRow(1).font = { bold: true };
     for (const c of columns) {
       const names = choices.get(c.key)?.map((o) => o.label);
-      const dataNote = await options.notes?.[c.key as keyof F & string]?.(request);
+      const dataNote = await byKey(options.notes, c.key)?.(request);
       const notes = [
         c.field.options && `可选值：${c.field.options.map((o) => o.label).join(IMPORT_LIST_SEPARATOR)}`,
         c.field.kind === 'boolean' && '填 是 或 否',
@@ -295,8 +298,7 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
         c.field.help,
         dataNote,
       ].filter(Boolean);
-      const required =
-        options.requiredWhen?.[c.key as keyof F & string] ?? (isRequired(c.field) ? '是' : '否');
+      const required = byKey(options.requiredWhen, c.key) ?? (isRequired(c.field) ? '是' : '否');
       help.addRow({ header: c.header, required, note: notes.join('；') });
     }
     help.addRow({});
@@ -317,8 +319,7 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
         else if (part.type === 'file') await part.toBuffer();
       }
     } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-        throw badRequest(importMessages.tooLarge);
+      if (textOf(error, 'code') === 'FST_REQ_FILE_TOO_LARGE') throw badRequest(importMessages.tooLarge);
       throw badRequest(importMessages.unreadable);
     }
     if (!data || data.length === 0) throw badRequest(importMessages.fileRequired);
@@ -421,7 +422,7 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
         .select({ value: column, ...(scope ? { scope: tableColumns[scope] } : {}) })
         .from(table)
         .where(and(...conditions));
-      const taken = new Set(stored.map((s) => keyOf(s.value, (s as { scope?: unknown }).scope)));
+      const taken = new Set(stored.map((s) => keyOf(s.value, propertyOf(s, 'scope'))));
       for (const r of candidates) {
         if (taken.has(keyOf(r.values[c.key], scope ? r.values[scope] : undefined))) {
           errors.push({ row: r.row, column: c.header, message: importMessages.duplicateInDb(c.field.label) });
@@ -482,7 +483,7 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
           }
         }
         const values = result.success
-          ? (result.data as Values)
+          ? recordOf(result.data)
           : Object.fromEntries(
               Object.entries({ ...fixed, ...cells }).flatMap(([key, value]) => {
                 const own = options.resource.fields[key]?.schema.safeParse(value);

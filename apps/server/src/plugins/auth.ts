@@ -9,6 +9,7 @@ import { ALL_PERMISSIONS, messages } from '@cowork/contract';
 import { AppError, forbidden, unauthorized } from '../lib/http.ts';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
 import type { AuthUser, Session } from '../modules/auth/tokens.ts';
+import { errorOf } from '../lib/unknown.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -164,7 +165,7 @@ export function registerAuth(app: FastifyInstance) {
     try {
       admit(request, hit);
     } catch (error) {
-      return done(error as Error);
+      return done(errorOf(error));
     }
     done();
   });

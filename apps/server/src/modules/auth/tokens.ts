@@ -4,6 +4,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
 import type { UserInfo } from '@cowork/contract';
 import type { Database, Executor } from '../../db/client.ts';
 import { authTokens, ssoRoles, ssoUserRoles, ssoUsers, type UserStatus } from '../../db/schema.ts';
@@ -58,7 +59,8 @@ export async function issueTokenPair(db: Executor, options: IssueOptions): Promi
   return { accessToken, refreshToken, familyId, expiresIn: options.accessTtl };
 }
 
-type SealedPair = Pick<IssuedPair, 'accessToken' | 'refreshToken' | 'expiresIn'>;
+const sealedPair = z.object({ accessToken: z.string(), refreshToken: z.string(), expiresIn: z.number() });
+type SealedPair = z.output<typeof sealedPair>;
 
 /**
  * The key that seals the pair a refresh token was exchanged for: derived from the raw refresh token
@@ -84,7 +86,9 @@ export function openPair(refreshToken: string, sealed: string): SealedPair {
   const [iv, body, tag] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
   const decipher = createDecipheriv('aes-256-gcm', sealKey(refreshToken), iv);
   decipher.setAuthTag(tag);
-  return JSON.parse(Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8')) as SealedPair;
+  return sealedPair.parse(
+    JSON.parse(Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8')),
+  );
 }
 
 export async function revokeFamily(db: Executor, familyId: string, now = new Date()) {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Config, StorageConfig } from '../../config.ts';
 import { propertyOf, textOf } from '../../lib/unknown.ts';
 
@@ -152,7 +152,9 @@ export async function s3Storage(options: Extract<StorageConfig, { kind: 's3' }>)
       if (!isSafeKey(key)) return undefined;
       try {
         const object = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(key) }));
-        return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
+        // In Node the SDK answers the body as a stream.
+        if (!(object.Body instanceof Readable)) throw new Error(`S3 answered ${key} without a readable body`);
+        return { stream: object.Body, size: object.ContentLength ?? 0 };
       } catch (error) {
         if (isMissing(error)) return undefined;
         throw error;
