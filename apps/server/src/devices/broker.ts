@@ -10,6 +10,7 @@ import { Duplex, Transform, type TransformCallback } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { DEVICE_MAX_PAYLOAD_BYTES } from '@cowork/contract';
 import { publishRefusal, roleOf, subscribeAllowed, type Credentials, type DeviceRole } from './rules.ts';
+import { propertyOf } from '../lib/unknown.ts';
 
 export type { Credentials } from './rules.ts';
 
@@ -24,8 +25,8 @@ export interface EmbeddedBroker {
   close(): Promise<void>;
 }
 
-const authError = (code: 4 | 5, message: string) =>
-  Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
+const authError = (code: 4 | 5, message: string): AuthenticateError =>
+  Object.assign(new Error(message), { returnCode: code });
 
 export async function startEmbeddedBroker(options: {
   port: number;
@@ -77,14 +78,19 @@ export async function startEmbeddedBroker(options: {
       resolve();
     });
   });
-  const port = (server.address() as net.AddressInfo).port;
+  const address = server.address();
+  if (address === null || typeof address === 'string')
+    throw new Error('The MQTT server listens on no TCP port.');
+  const { port } = address;
 
   return {
     aedes,
     port,
     kick(sn) {
-      const client = (aedes as unknown as { clients: Record<string, Client> }).clients[sn];
-      client?.close();
+      // aedes keeps its connected clients by id (here the device's sn) but does not type the map.
+      const client = propertyOf(propertyOf(aedes, 'clients'), sn);
+      const close = propertyOf(client, 'close');
+      if (typeof close === 'function') close.call(client);
     },
     async close() {
       await new Promise<void>((resolve) => aedes.close(() => resolve()));
@@ -133,5 +139,5 @@ function guarded(socket: net.Socket, onOversized: () => void): Duplex {
   });
   socket.pipe(limit);
   socket.on('error', () => limit.destroy());
-  return Duplex.from({ readable: limit, writable: socket }) as Duplex;
+  return Duplex.from({ readable: limit, writable: socket });
 }
