@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { uploadEndpoints, type Page, type UploadedFileInfo } from '@cowork/contract';
 import {
   alreadyInvoicedMessage,
-  illegalInvoiceMoveMessage,
+  invoiceStates,
   invoice,
   invoiceAmountTooHighMessage,
   invoicePaths,
@@ -334,7 +334,7 @@ describe('invoices (invoice, tripartite-invoice)', () => {
       fileUrl: pdfUrl,
     });
     expect(again.status).toBe(409);
-    expect(again.body.msg).toBe(illegalInvoiceMoveMessage('issued', 'issued'));
+    expect(again.body.msg).toBe(invoiceStates.illegalMove('issued', 'issued'));
     expect(
       (await call(admin, 'PUT', jy.issue, { id: 999_999, invoiceNo: '88888888', fileUrl: pdfUrl })).status,
     ).toBe(404);
@@ -359,7 +359,7 @@ describe('invoices (invoice, tripartite-invoice)', () => {
     expect(await invoiceIdOf(order.id)).toBeNull();
     const twice = await call(admin, 'PUT', jy.reject, { id: held.id, reason: '再驳回' });
     expect(twice.status).toBe(409);
-    expect(twice.body.msg).toBe(illegalInvoiceMoveMessage('rejected', 'rejected'));
+    expect(twice.body.msg).toBe(invoiceStates.illegalMove('rejected', 'rejected'));
     const [entry] = await t.db
       .select()
       .from(auditLogs)

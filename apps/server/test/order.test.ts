@@ -4,8 +4,7 @@ import { resourcePaths, type Page } from '@cowork/contract';
 import { building } from '@cowork/contract/resources/building';
 import { userCard } from '@cowork/contract/resources/user-card';
 import {
-  actionsFrom,
-  illegalMoveMessage,
+  orderStates,
   orderActions,
   orderPaths,
   orderStatusOptions,
@@ -260,11 +259,11 @@ describe('orders (user-card-order, team-card-order)', () => {
   test('every illegal move is a 409 naming both states and changes nothing', async () => {
     for (const { value: status, label } of orderStatusOptions) {
       for (const action of Object.keys(orderActions) as OrderAction[]) {
-        if (actionsFrom(status).includes(action)) continue;
+        if (orderStates.movesFrom(status).includes(action)) continue;
         const order = await insertOrder({ status });
         const res = await call(admin, 'PUT', member[action], { id: order.id });
         expect(res.status, `${status} ${action}`).toBe(409);
-        expect(res.body.msg).toBe(illegalMoveMessage(status, orderActions[action].to));
+        expect(res.body.msg).toBe(orderStates.illegalMove(status, orderActions[action].to));
         expect(res.body.msg).toContain(`「${label}」`);
         const [after] = await t.db.select().from(orders).where(eq(orders.id, order.id));
         expect(after.status).toBe(status);
@@ -272,7 +271,7 @@ describe('orders (user-card-order, team-card-order)', () => {
         expect(events).toHaveLength(1);
       }
     }
-    expect(illegalMoveMessage('cancelled', 'refunded')).toBe('订单当前为「已取消」，不能改为「已退款」');
+    expect(orderStates.illegalMove('cancelled', 'refunded')).toBe('订单当前为「已取消」，不能改为「已退款」');
   });
 
   test('moves on a missing order, or one of another kind, are 404; a bad id or long reason is 400', async () => {
@@ -292,7 +291,9 @@ describe('orders (user-card-order, team-card-order)', () => {
       [1, 2].map(() => call(admin, 'PUT', member.refund, { id: order.id, reason: '并发退款' })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect(results.find((r) => r.status === 409)!.body.msg).toBe(illegalMoveMessage('refunded', 'refunded'));
+    expect(results.find((r) => r.status === 409)!.body.msg).toBe(
+      orderStates.illegalMove('refunded', 'refunded'),
+    );
     const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, order.id));
     expect(events.filter((e) => e.toStatus === 'refunded')).toHaveLength(1);
   });

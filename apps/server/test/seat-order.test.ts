@@ -3,10 +3,9 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from '@cowork/contract';
 import {
-  actionsFrom,
   airportOrder,
   hallSeatOrder,
-  illegalMoveMessage,
+  orderStates,
   officeSeatOrder,
   orderActions,
   orderPaths,
@@ -224,11 +223,11 @@ describe('seat orders (office-seat-order, hall-seat-order)', () => {
   test('every illegal move is a 409 naming both states and changes nothing', async () => {
     for (const { value: status } of orderStatusOptions) {
       for (const action of Object.keys(orderActions) as OrderAction[]) {
-        if (actionsFrom(status).includes(action)) continue;
+        if (orderStates.movesFrom(status).includes(action)) continue;
         const order = await seatOrder({ status, kind: 'hall-seat' });
         const res = await call(admin, 'PUT', hall[action], { id: order.id });
         expect(res.status, `${status} ${action}`).toBe(409);
-        expect(res.body.msg).toBe(illegalMoveMessage(status, orderActions[action].to));
+        expect(res.body.msg).toBe(orderStates.illegalMove(status, orderActions[action].to));
         const [after] = await t.db.select().from(orders).where(eq(orders.id, order.id));
         expect(after.status).toBe(status);
         expect(await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, order.id))).toHaveLength(

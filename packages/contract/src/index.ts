@@ -11,3 +11,4 @@ export * from './upload.ts';
 export * from './urls.ts';
 export * from './excel-import.ts';
 export * from './devices.ts';
+export * from './states.ts';

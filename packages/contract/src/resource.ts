@@ -42,6 +42,8 @@ export type FieldKind =
 export interface Option {
   value: string;
   label: string;
+  /** The colour of its tag (an antd preset colour), for statuses a list shows as tags. */
+  color?: string;
 }
 
 export interface Field<S extends z.ZodType = z.ZodType> {

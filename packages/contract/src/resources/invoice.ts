@@ -8,17 +8,35 @@
 import { z } from 'zod';
 import { ownFileUrl } from '../urls.ts';
 import { INT32_MAX, numeric } from '../validators.ts';
+import { defineStates } from '../states.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, formatYuan, recordSchema, type ResourceDef } from '../resource.ts';
 import { orderKindOptions, orderStatusLabel, type OrderKind } from './order.ts';
 
-export const invoiceStatusOptions = [
-  { value: 'pending', label: '待开票' },
-  { value: 'issued', label: '已开票' },
-  { value: 'rejected', label: '已驳回' },
-  { value: 'voided', label: '已作废' },
-] as const;
+/**
+ * An invoice request's statuses and moves. 作废 (void) takes back an issued invoice once the
+ * red-letter invoice is issued in the tax system; it is asked for by the same reject call as 驳回
+ * (the request's status decides which). Either way the orders are freed to be refunded or
+ * invoiced again.
+ */
+export const invoiceStates = defineStates({
+  noun: '发票申请',
+  statuses: [
+    { value: 'pending', label: '待开票', color: 'gold' },
+    { value: 'issued', label: '已开票', color: 'green' },
+    { value: 'rejected', label: '已驳回', color: 'red' },
+    { value: 'voided', label: '已作废', color: 'default' },
+  ],
+  moves: {
+    issue: { from: ['pending'], to: 'issued', label: '开票' },
+    reject: { from: ['pending'], to: 'rejected', label: '驳回', danger: true },
+    void: { from: ['issued'], to: 'voided', label: '作废', danger: true },
+  },
+  hint: '只有待开票的申请可以开票，待开票的可以驳回、已开票的可以作废',
+});
+export const invoiceStatusOptions = invoiceStates.statuses;
 export type InvoiceStatus = (typeof invoiceStatusOptions)[number]['value'];
+export type InvoiceMove = keyof typeof invoiceStates.moves;
 
 export const invoiceTitleTypeOptions = [
   { value: 'personal', label: '个人' },
@@ -30,8 +48,7 @@ export const invoiceTypeOptions = [
   { value: 'special', label: '增值税专用发票' },
 ] as const;
 
-export const invoiceStatusLabel = (status: string) =>
-  invoiceStatusOptions.find((o) => o.value === status)?.label ?? status;
+export const invoiceStatusLabel = invoiceStates.labelOf;
 
 /** A taxpayer number: 15–20 upper-case letters or digits (the unified social credit code has 18). */
 export const TAX_NO_PATTERN = /^[0-9A-Z]{15,20}$/;
@@ -43,22 +60,6 @@ export const taxNoMessages = {
 
 /** An invoice number as printed: 8–20 digits or letters (8-digit paper numbers, 20-digit 全电发票). */
 export const INVOICE_NO_PATTERN = /^[0-9A-Za-z]{8,20}$/;
-
-/** The 409 of an illegal move, naming both states. */
-export const illegalInvoiceMoveMessage = (from: string, to: string) =>
-  `发票申请当前为「${invoiceStatusLabel(from)}」，不能改为「${invoiceStatusLabel(to)}」；只有待开票的申请可以开票，待开票的可以驳回、已开票的可以作废`;
-
-/**
- * The statuses each move leaves. The reject call on an issued invoice is its 作废 (after the
- * red-letter invoice is issued in the tax system): either way the orders are freed to be refunded
- * or invoiced again.
- */
-export const invoiceMoveFrom = {
-  issued: ['pending'],
-  rejected: ['pending'],
-  voided: ['issued'],
-} as const;
-export type InvoiceMove = keyof typeof invoiceMoveFrom;
 
 /** The 400 of an amount above what the orders paid, naming 开票金额 and the maximum in yuan. */
 export const invoiceAmountTooHighMessage = (maxFen: number) =>

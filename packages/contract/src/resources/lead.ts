@@ -10,10 +10,10 @@ import { prefixes } from '../endpoints.ts';
 import { defineResource, field, type Fields, type ResourceDef } from '../resource.ts';
 
 export const leadStatusOptions = [
-  { value: 'new', label: '新线索' },
-  { value: 'following', label: '跟进中' },
-  { value: 'won', label: '已成交' },
-  { value: 'lost', label: '已流失' },
+  { value: 'new', label: '新线索', color: 'blue' },
+  { value: 'following', label: '跟进中', color: 'gold' },
+  { value: 'won', label: '已成交', color: 'green' },
+  { value: 'lost', label: '已流失', color: 'default' },
 ] as const;
 export type LeadStatus = (typeof leadStatusOptions)[number]['value'];
 

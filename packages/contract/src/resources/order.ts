@@ -8,15 +8,30 @@ import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { messages } from '../messages.ts';
 import { defineResource, field, recordSchema, type Field, type ResourceDef } from '../resource.ts';
-import { blankAsNull, INT32_MAX, keysOf, numeric, phoneSchema } from '../validators.ts';
+import { blankAsNull, INT32_MAX, numeric, phoneSchema } from '../validators.ts';
+import { defineStates } from '../states.ts';
 
-export const orderStatusOptions = [
-  { value: 'pending', label: '待支付' },
-  { value: 'paid', label: '已支付' },
-  { value: 'used', label: '已使用' },
-  { value: 'cancelled', label: '已取消' },
-  { value: 'refunded', label: '已退款' },
-] as const;
+/**
+ * An order's statuses and the explicit moves between them: each moves an order to one status from
+ * the statuses listed; `label` names the button and its dialog, `confirm` the dialog's OK button.
+ */
+export const orderStates = defineStates({
+  noun: '订单',
+  statuses: [
+    { value: 'pending', label: '待支付', color: 'gold' },
+    { value: 'paid', label: '已支付', color: 'blue' },
+    { value: 'used', label: '已使用', color: 'green' },
+    { value: 'cancelled', label: '已取消', color: 'default' },
+    { value: 'refunded', label: '已退款', color: 'red' },
+  ],
+  moves: {
+    pay: { to: 'paid', from: ['pending'], label: '确认支付', confirm: '确认已收款' },
+    use: { to: 'used', from: ['paid'], label: '核销', confirm: '确认核销' },
+    cancel: { to: 'cancelled', from: ['pending'], label: '取消订单', confirm: '确认取消订单', danger: true },
+    refund: { to: 'refunded', from: ['paid'], label: '退款', confirm: '确认退款', danger: true },
+  },
+});
+export const orderStatusOptions = orderStates.statuses;
 export type OrderStatus = (typeof orderStatusOptions)[number]['value'];
 
 export const payMethodOptions = [
@@ -39,22 +54,8 @@ export const orderKindOptions = [
 ] as const;
 export type OrderKind = (typeof orderKindOptions)[number]['value'];
 
-export const orderStatusLabel = (status: string) =>
-  orderStatusOptions.find((o) => o.value === status)?.label ?? status;
-
-/**
- * The explicit state actions, each moving an order to one status from the statuses listed;
- * `label` names the button and its dialog, `confirm` the dialog's OK button.
- */
-export const orderActions = {
-  pay: { to: 'paid', from: ['pending'], label: '确认支付', confirm: '确认已收款' },
-  use: { to: 'used', from: ['paid'], label: '核销', confirm: '确认核销' },
-  cancel: { to: 'cancelled', from: ['pending'], label: '取消订单', confirm: '确认取消订单' },
-  refund: { to: 'refunded', from: ['paid'], label: '退款', confirm: '确认退款' },
-} as const satisfies Record<
-  string,
-  { to: OrderStatus; from: readonly OrderStatus[]; label: string; confirm: string }
->;
+export const orderStatusLabel = orderStates.labelOf;
+export const orderActions = orderStates.moves;
 export type OrderAction = keyof typeof orderActions;
 
 /**
@@ -64,13 +65,6 @@ export type OrderAction = keyof typeof orderActions;
 export const orderActionPermission = (resource: Pick<ResourceDef, 'permission'>, action: OrderAction) =>
   `${resource.permission}:${action}`;
 
-/** The actions open to an order in this status (the buttons the console shows). */
-export const actionsFrom = (status: string) =>
-  keysOf(orderActions).filter((action) => orderActions[action].from.some((from) => from === status));
-
-/** The 409 of an illegal move, naming both states. */
-export const illegalMoveMessage = (from: string, to: string) =>
-  `订单当前为「${orderStatusLabel(from)}」，不能改为「${orderStatusLabel(to)}」`;
 
 const orderFields = {
   orderNo: { ...field.text('订单号', { max: 32, search: 'prefix' }), form: false },

@@ -22,7 +22,6 @@ import {
 } from '@cowork/contract';
 import {
   alreadyInvoicedMessage,
-  illegalInvoiceMoveMessage,
   invoice,
   invoiceableOrderStatuses,
   invoiceAmountTooHighMessage,
@@ -31,7 +30,7 @@ import {
   invoiceOperationPermission,
   invoiceOrder,
   invoicePaths,
-  invoiceMoveFrom,
+  invoiceStates,
   type InvoiceMove,
   invoiceRejectBody,
   invoiceSaveBody,
@@ -47,6 +46,7 @@ import { orderKindOptions } from '@cowork/contract/resources/order';
 import type { Executor } from '../../db/client.ts';
 import { invoices, orders, uploadedFiles } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
+import { auditMove, leavesFrom, refusedMove } from '../../lib/state.ts';
 import { crudModule, exportRoute } from '../../lib/crud.ts';
 import { fieldColumns } from '../../lib/excel-export.ts';
 import { badRequest, conflict, envelope, forbidden, notFound, ok, queryText } from '../../lib/http.ts';
@@ -210,23 +210,28 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
     });
   }
 
-  /** Moves a request with one UPDATE guarded by the statuses it may leave; a concurrent move gets the 409. */
+  /** Moves a request with one UPDATE guarded by the statuses it may leave (lib/state.ts). */
   async function move(
     request: FastifyRequest,
     tx: Executor,
     id: number,
-    target: InvoiceMove | ((from: string) => InvoiceMove),
+    which: InvoiceMove | ((from: string) => InvoiceMove),
     set: Partial<typeof invoices.$inferInsert>,
   ) {
     const existing = await load(tx, id);
-    const to = typeof target === 'function' ? target(existing.status) : target;
+    const chosen = typeof which === 'function' ? which(existing.status) : which;
     const [moved] = await tx
       .update(invoices)
-      .set({ ...set, status: to, updatedAt: new Date(), updatedBy: request.user?.id ?? null })
-      .where(and(eq(invoices.id, id), ofKind, inArray(invoices.status, [...invoiceMoveFrom[to]])))
+      .set({
+        ...set,
+        status: invoiceStates.moves[chosen].to,
+        updatedAt: new Date(),
+        updatedBy: request.user?.id ?? null,
+      })
+      .where(and(eq(invoices.id, id), ofKind, leavesFrom(invoices.status, invoiceStates, chosen)))
       .returning();
-    if (!moved) throw conflict(illegalInvoiceMoveMessage((await load(tx, id)).status, to));
-    return { existing, moved };
+    if (!moved) throw refusedMove(invoiceStates, chosen, (await load(tx, id)).status);
+    return { existing, moved, move: chosen };
   }
 
   async function issue(request: FastifyRequest, body: z.output<typeof invoiceIssueBody>) {
@@ -249,22 +254,19 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
       if (!file || file.contentType !== 'application/pdf') {
         throw badRequest(fieldInvalid('发票文件', '请通过上传按钮上传 PDF 格式的发票文件后重试'));
       }
-      const { existing, moved } = await move(request, tx, body.id, 'issued', {
+      const { existing, moved } = await move(request, tx, body.id, 'issue', {
         invoiceNo: body.invoiceNo,
         fileUrl: body.fileUrl,
         issuedAt: new Date(),
       });
-      await audit(
-        request,
-        {
-          action: 'issue',
-          resource: resource.key,
-          resourceId: moved.id,
-          before: { status: existing.status },
-          after: { status: moved.status, invoiceNo: moved.invoiceNo, fileUrl: moved.fileUrl },
-        },
-        tx,
-      );
+      await auditMove(request, tx, {
+        resource: resource.key,
+        id: moved.id,
+        move: 'issue',
+        from: existing.status,
+        to: moved.status,
+        after: { invoiceNo: moved.invoiceNo, fileUrl: moved.fileUrl },
+      });
       return detailOf(tx, moved);
     });
   }
@@ -272,13 +274,17 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
   async function reject(request: FastifyRequest, body: z.output<typeof invoiceRejectBody>) {
     return request.server.db.transaction(async (tx) => {
       // Rejecting an issued invoice voids it (作废); a pending request is rejected (驳回).
-      const to = (from: string) => {
+      const which = (from: string) => {
         const operation = from === 'issued' ? 'void' : 'issue';
         if (!hasPermission(currentUser(request), invoiceOperationPermission(resource, operation)))
           throw forbidden();
-        return from === 'issued' ? 'voided' : 'rejected';
+        return from === 'issued' ? 'void' : 'reject';
       };
-      const { existing, moved } = await move(request, tx, body.id, to, {
+      const {
+        existing,
+        moved,
+        move: made,
+      } = await move(request, tx, body.id, which, {
         rejectReason: body.reason,
         rejectedAt: new Date(),
       });
@@ -288,17 +294,14 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
         .set({ invoiceId: null })
         .where(eq(orders.invoiceId, moved.id))
         .returning({ orderNo: orders.orderNo });
-      await audit(
-        request,
-        {
-          action: moved.status === 'voided' ? 'void' : 'reject',
-          resource: resource.key,
-          resourceId: moved.id,
-          before: { status: existing.status },
-          after: { status: moved.status, reason: body.reason, freedOrders: freed.map((o) => o.orderNo) },
-        },
-        tx,
-      );
+      await auditMove(request, tx, {
+        resource: resource.key,
+        id: moved.id,
+        move: made,
+        from: existing.status,
+        to: moved.status,
+        after: { reason: body.reason, freedOrders: freed.map((o) => o.orderNo) },
+      });
       return detailOf(tx, moved);
     });
   }

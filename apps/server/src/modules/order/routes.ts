@@ -3,7 +3,7 @@
  * crudModule; detail with the status timeline, card-no lookup, edit-referrer-phone and the state
  * actions). A new kind of order is one more line at the bottom.
  */
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -18,7 +18,7 @@ import {
   type Field,
 } from '@cowork/contract';
 import {
-  illegalMoveMessage,
+  orderStates,
   orderActionBody,
   orderActionPermission,
   orderActions,
@@ -36,6 +36,7 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { orderEvents, orders, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
+import { auditMove, leavesFrom, refusedMove } from '../../lib/state.ts';
 import { crudModule, exportRoute, type RowOf } from '../../lib/crud.ts';
 import { assertNotInvoiced } from '../../lib/invoice-guard.ts';
 import { labelOf, shanghaiTime, yuanColumn, type ExcelColumn } from '../../lib/excel-export.ts';
@@ -310,7 +311,12 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
           updatedBy: request.user?.id ?? null,
         })
         .where(
-          and(eq(orders.id, id), ofKind, inArray(orders.status, [...from]), ...guards.map((g) => g.where)),
+          and(
+            eq(orders.id, id),
+            ofKind,
+            leavesFrom(orders.status, orderStates, action),
+            ...guards.map((g) => g.where),
+          ),
         )
         .returning();
       if (!moved) {
@@ -318,7 +324,9 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
         const failed = from.some((status) => status === current.status)
           ? guards.find((g) => !g.holds(current))
           : undefined;
-        throw conflict(failed ? await failed.refusal(tx, current) : illegalMoveMessage(current.status, to));
+        throw failed
+          ? conflict(await failed.refusal(tx, current))
+          : refusedMove(orderStates, action, current.status);
       }
       // A booking paid from a 企业会议卡 credits the card back, as a ledger row.
       if (to === 'refunded' && moved.companyCardId !== null && moved.paidFen > 0) {
@@ -365,17 +373,14 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
         actorId: request.user?.id ?? null,
         reason,
       });
-      await audit(
-        request,
-        {
-          action,
-          resource: resource.key,
-          resourceId: id,
-          before: { status: fromStatus },
-          after: { status: to, reason },
-        },
-        tx,
-      );
+      await auditMove(request, tx, {
+        resource: resource.key,
+        id,
+        move: action,
+        from: fromStatus,
+        to,
+        after: { reason },
+      });
       movedOrder = moved;
       return detailOf(tx, moved);
     });

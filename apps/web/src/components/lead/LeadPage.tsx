@@ -18,18 +18,12 @@ import {
   Input,
   Space,
   Spin,
-  Tag,
   Timeline,
 } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
 import { resourcePaths, resourcePermissions, type Field } from '@cowork/contract';
-import {
-  leadStatusOptions,
-  saveRecordPath,
-  type LeadRecord,
-  type LeadResource,
-} from '@cowork/contract/resources/lead';
+import { saveRecordPath, type LeadRecord, type LeadResource } from '@cowork/contract/resources/lead';
 import { formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import { AreaCascader } from '../AreaCascader.tsx';
@@ -38,18 +32,6 @@ import { ResourcePage, type ResourceRecord } from '../resource/ResourcePage.tsx'
 import { FieldCell, useListOptions } from '../resource/field-input.tsx';
 import '../order/order.css';
 import { useSubmit } from '../../lib/use-submit.ts';
-
-const statusColors: Record<string, string> = {
-  new: 'blue',
-  following: 'gold',
-  won: 'green',
-  lost: 'default',
-};
-
-export function LeadStatusTag({ status }: { status: string }) {
-  const label = leadStatusOptions.find((o) => o.value === status)?.label ?? status;
-  return <Tag color={statusColors[status]}>{label}</Tag>;
-}
 
 /** The province of a city code: 310100 → 310000. */
 const provinceOf = (cityCode: string) => `${cityCode.slice(0, 2)}0000`;
@@ -153,11 +135,7 @@ function LeadDrawer({
           <Descriptions title="线索信息" column={2} bordered size="small">
             {shown.map(([key, field]) => (
               <Descriptions.Item key={key} label={field.label} span={field.kind === 'textarea' ? 2 : 1}>
-                {key === 'status' ? (
-                  <LeadStatusTag status={lead.status} />
-                ) : (
-                  <Value field={field} value={lead[key]} />
-                )}
+                <Value field={field} value={lead[key]} />
               </Descriptions.Item>
             ))}
           </Descriptions>
@@ -203,7 +181,6 @@ export function LeadPage({ resource }: { resource: LeadResource }) {
       <ResourcePage
         resource={resource}
         inputs={{ cityCode: <CityInput /> }}
-        cells={{ status: (value) => <LeadStatusTag status={String(value)} /> }}
         rowActions={(record) => (
           <Button type="link" size="small" onClick={() => setViewing(record.id)}>
             详情

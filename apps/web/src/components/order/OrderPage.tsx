@@ -22,13 +22,11 @@ import {
   Space,
   Spin,
   Table,
-  Tag,
   Timeline,
 } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatYuan, resourcePermissions, type Field } from '@cowork/contract';
 import {
-  actionsFrom,
   orderActionPermission,
   orderActions,
   orderKindOptions,
@@ -38,6 +36,8 @@ import {
   type OrderAction,
   type OrderDetail,
   type OrderResource,
+  orderStates,
+  orderStatusOptions,
 } from '@cowork/contract/resources/order';
 import { formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
@@ -45,21 +45,17 @@ import { ExportButton } from '../ExportButton.tsx';
 import { rules } from '../../lib/rules.ts';
 import { usePermission } from '../PermissionGate.tsx';
 import { ResourcePage } from '../resource/ResourcePage.tsx';
-import { FieldCell } from '../resource/field-input.tsx';
+import { FieldCell, OptionTag } from '../resource/field-input.tsx';
+import { MoveButtons } from '../resource/MoveButtons.tsx';
 import { CreateOrderDrawer, type BookingPrefill } from './CreateOrderDrawer.tsx';
 import './order.css';
 import { useSubmit } from '../../lib/use-submit.ts';
 
-const statusColors: Record<string, string> = {
-  pending: 'gold',
-  paid: 'blue',
-  used: 'green',
-  cancelled: 'default',
-  refunded: 'red',
-};
+/** A timeline dot has no 'default' colour: the tag's grey is 'gray' there. */
+const timelineColor = (color: string | undefined) => (color === 'default' ? 'gray' : color);
 
 export function OrderStatusTag({ status }: { status: string }) {
-  return <Tag color={statusColors[status]}>{orderStatusLabel(status)}</Tag>;
+  return <OptionTag options={orderStatusOptions} value={status} />;
 }
 
 /** Labels of the product snapshot's keys; others are shown under their own name. */
@@ -286,18 +282,7 @@ function OrderDrawer({
       extra={
         order && (
           <Space>
-            {actionsFrom(order.status)
-              .filter(canMove)
-              .map((action) => (
-                <Button
-                  key={action}
-                  danger={action === 'cancel' || action === 'refund'}
-                  type={action === 'pay' || action === 'use' ? 'primary' : 'default'}
-                  onClick={() => setMoving(action)}
-                >
-                  {orderActions[action].label}
-                </Button>
-              ))}
+            <MoveButtons states={orderStates} status={order.status} may={canMove} onMove={setMoving} />
           </Space>
         )
       }
@@ -386,7 +371,7 @@ function OrderDrawer({
                 aria-label="状态记录"
                 items={order.events.map((event) => ({
                   key: event.id,
-                  color: statusColors[event.toStatus] === 'default' ? 'gray' : statusColors[event.toStatus],
+                  color: timelineColor(orderStates.colorOf(event.toStatus)),
                   content: (
                     <div>
                       <div>
@@ -480,7 +465,6 @@ export function OrderPage({ resource }: { resource: OrderResource }) {
               <ExportButton path={orderPaths(resource).export} filters={filters} label={resource.label} />
             </>
           )}
-          cells={{ status: (value) => <OrderStatusTag status={String(value)} /> }}
           rowActions={(record) => (
             <Button type="link" size="small" onClick={() => setViewing(record.id)}>
               详情

@@ -3,7 +3,7 @@ import { useRef, type ReactNode } from 'react';
 import { App, DatePicker, Input, InputNumber, Select, Switch, Tag, TimePicker, type FormRule } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { formatPercent, formatYuan, type Field, type ListOption } from '@cowork/contract';
+import { formatPercent, formatYuan, type Field, type ListOption, type Option } from '@cowork/contract';
 import { formatTime, fromBusinessTime, toBusinessTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import { RichTextEditor } from '../RichTextEditor.tsx';
@@ -198,6 +198,16 @@ export function FieldInput({
 }
 
 /** The table cell of one field. */
+/**
+ * An enumeration's value as staff read it: its label, as a coloured tag when the contract gives the
+ * option a colour (statuses of orders, invoices and leads), the value itself when unknown.
+ */
+export function OptionTag({ options, value }: { options: readonly Option[]; value: string }) {
+  const option = options.find((o) => o.value === value);
+  if (!option) return value;
+  return option.color ? <Tag color={option.color}>{option.label}</Tag> : option.label;
+}
+
 export function FieldCell({
   field,
   value,
@@ -216,7 +226,7 @@ export function FieldCell({
     case 'boolean':
       return value ? <Tag color="green">是</Tag> : <Tag>否</Tag>;
     case 'enum':
-      return field.options?.find((o) => o.value === value)?.label ?? String(value);
+      return <OptionTag options={field.options ?? []} value={String(value)} />;
     case 'datetime':
       return formatTime(value as string);
     case 'image':

@@ -7,14 +7,13 @@
 import { useState } from 'react';
 import { useLocation } from 'react-router';
 import { PlusOutlined } from '@ant-design/icons';
-import { App, Button, Descriptions, Drawer, Form, Input, Modal, Select, Space, Spin, Table, Tag } from 'antd';
+import { App, Button, Descriptions, Drawer, Form, Input, Modal, Select, Space, Spin, Table } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatYuan, resourcePermissions, type Field } from '@cowork/contract';
 import {
   invoice,
   invoiceOperationPermission,
   invoicePaths,
-  invoiceStatusLabel,
   INVOICE_NO_PATTERN,
   TAX_NO_PATTERN,
   taxNoMessages,
@@ -22,13 +21,17 @@ import {
   type InvoiceDetail,
   type InvoiceOrder,
   type InvoiceResource,
+  invoiceStatusOptions,
+  invoiceStates,
+  type InvoiceMove,
 } from '@cowork/contract/resources/invoice';
 import { orderKindOptions } from '@cowork/contract/resources/order';
 import { OrderStatusTag } from '../../components/order/OrderPage.tsx';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { usePermission } from '../../components/PermissionGate.tsx';
-import { FieldCell, FieldInput, schemaRule } from '../../components/resource/field-input.tsx';
+import { FieldCell, FieldInput, OptionTag, schemaRule } from '../../components/resource/field-input.tsx';
 import { EditDrawer } from '../../components/resource/page-parts.tsx';
+import { MoveButtons } from '../../components/resource/MoveButtons.tsx';
 import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
 import { Upload } from '../../components/Upload.tsx';
 import { useKeptForm } from '../../lib/form-drafts.ts';
@@ -36,24 +39,16 @@ import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
 
-const statusColors: Record<string, string> = {
-  pending: 'gold',
-  issued: 'green',
-  rejected: 'red',
-  voided: 'default',
-};
-
-function InvoiceStatusTag({ status }: { status: string }) {
-  return <Tag color={statusColors[status]}>{invoiceStatusLabel(status)}</Tag>;
-}
-
 const kindLabel = (kind: string) => orderKindOptions.find((o) => o.value === kind)?.label ?? kind;
 
 /** The label of an order option: number, product and what was paid. */
 const orderLabel = (o: InvoiceOrder) =>
   `${o.orderNo} · ${o.productName ?? kindLabel(o.kind)} · ${formatYuan(o.paidFen)}`;
 
-type Action = 'issue' | 'reject' | 'void';
+type Action = InvoiceMove;
+
+/** 开票 and 驳回 take the issue code, 作废 its own. */
+const mayMove = (rights: InvoiceRights) => (move: Action) => (move === 'void' ? rights.void : rights.issue);
 type Dialog = { kind: 'detail' | Action; id: number } | { kind: 'save' } | null;
 
 /** A field's form item with the same check the server runs. */
@@ -366,23 +361,16 @@ function DetailDrawer({
       onClose={onClose}
       destroyOnHidden
       extra={
-        item?.status === 'pending'
-          ? can.issue && (
-              <Space>
-                <Button type="primary" onClick={() => onAction('issue', item.id)}>
-                  开票
-                </Button>
-                <Button danger onClick={() => onAction('reject', item.id)}>
-                  驳回
-                </Button>
-              </Space>
-            )
-          : can.void &&
-            item?.status === 'issued' && (
-              <Button danger onClick={() => onAction('void', item.id)}>
-                作废
-              </Button>
-            )
+        item && (
+          <Space>
+            <MoveButtons
+              states={invoiceStates}
+              status={item.status}
+              may={mayMove(can)}
+              onMove={(move) => onAction(move, item.id)}
+            />
+          </Space>
+        )
       }
     >
       {detail.isLoading || !item ? (
@@ -391,7 +379,7 @@ function DetailDrawer({
         <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
           <Descriptions title="申请信息" column={2} bordered size="small">
             <Descriptions.Item label="开票状态">
-              <InvoiceStatusTag status={item.status} />
+              <OptionTag options={invoiceStatusOptions} value={item.status} />
             </Descriptions.Item>
             <Descriptions.Item label="订单类型">{cell('orderType')}</Descriptions.Item>
             <Descriptions.Item label="会员手机号">{cell('memberPhone')}</Descriptions.Item>
@@ -508,27 +496,18 @@ export default function InvoicePage() {
             <ExportButton path={invoicePaths(resource).export} filters={filters} label={resource.label} />
           </>
         )}
-        cells={{ status: (value) => <InvoiceStatusTag status={String(value)} /> }}
         rowActions={(record: ResourceRecord) => (
           <>
             <Button type="link" size="small" onClick={() => setViewing(record.id)}>
               详情
             </Button>
-            {rights.issue && record.status === 'pending' && (
-              <>
-                <Button type="link" size="small" onClick={() => act('issue', record.id)}>
-                  开票
-                </Button>
-                <Button type="link" size="small" danger onClick={() => act('reject', record.id)}>
-                  驳回
-                </Button>
-              </>
-            )}
-            {rights.void && record.status === 'issued' && (
-              <Button type="link" size="small" danger onClick={() => act('void', record.id)}>
-                作废
-              </Button>
-            )}
+            <MoveButtons
+              compact
+              states={invoiceStates}
+              status={String(record.status)}
+              may={mayMove(rights)}
+              onMove={(move) => act(move, record.id)}
+            />
           </>
         )}
       />
