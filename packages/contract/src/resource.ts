@@ -88,6 +88,10 @@ export interface Field<S extends z.ZodType = z.ZodType> {
 
 export type Fields = Record<string, Field>;
 
+/** An enumeration value's Chinese label, the value itself when it is not one of the options. */
+export const optionLabel = (options: readonly Option[], value: string) =>
+  options.find((o) => o.value === value)?.label ?? value;
+
 /** What a field builder's caller may set: anything but the schema, which the builder makes (typed). */
 type FieldOptions = Partial<Omit<Field, 'schema'>>;
 

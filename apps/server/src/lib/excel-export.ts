@@ -16,6 +16,7 @@ import type { ResourceDef } from '@cowork/contract';
 import type { Database } from '../db/client.ts';
 import { toIso } from './time.ts';
 import { errorOf } from './unknown.ts';
+import { optionLabel } from '@cowork/contract';
 
 export type ExcelValue = string | number | null | undefined;
 
@@ -52,7 +53,7 @@ export const shanghaiTime = (date: Date | null | undefined) =>
 export const labelOf = (
   options: readonly { value: string; label: string }[],
   value: string | null | undefined,
-) => (value ? (options.find((o) => o.value === value)?.label ?? value) : null);
+) => (value ? optionLabel(options, value) : null);
 
 /**
  * The columns of a resource's listed fields, each as its screen shows it: money in yuan, times in

@@ -4,7 +4,7 @@
  * left open (长期有效).
  */
 import { prefixes } from '../endpoints.ts';
-import { defineResource, field, formatPercent } from '../resource.ts';
+import { defineResource, field, formatPercent, optionLabel } from '../resource.ts';
 
 /** The product types sales are shared on (values of `siteTypeValues` in the server's schema). */
 export const siteTypeOptions = [
@@ -18,8 +18,7 @@ export const siteTypeOptions = [
 ] as const;
 export type SiteType = (typeof siteTypeOptions)[number]['value'];
 
-export const siteTypeLabel = (value: string) =>
-  siteTypeOptions.find((o) => o.value === value)?.label ?? value;
+export const siteTypeLabel = (value: string) => optionLabel(siteTypeOptions, value);
 
 export const merchantShare = defineResource({
   key: 'merchant-share',

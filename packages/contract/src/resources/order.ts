@@ -65,7 +65,6 @@ export type OrderAction = keyof typeof orderActions;
 export const orderActionPermission = (resource: Pick<ResourceDef, 'permission'>, action: OrderAction) =>
   `${resource.permission}:${action}`;
 
-
 const orderFields = {
   orderNo: { ...field.text('订单号', { max: 32, search: 'prefix' }), form: false },
   memberPhone: { ...field.phone('会员手机号', { search: 'prefix' }), form: false },

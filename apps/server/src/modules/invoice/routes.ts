@@ -19,6 +19,7 @@ import {
   resourceMessages,
   resourcePermissions,
   UPLOAD_FILE_BASE,
+  optionLabel,
 } from '@cowork/contract';
 import {
   alreadyInvoicedMessage,
@@ -56,7 +57,7 @@ import { toIsoOrNull, withIsoTimes } from '../../lib/time.ts';
 type Invoice = typeof invoices.$inferSelect;
 type Order = typeof orders.$inferSelect;
 
-const kindLabel = (kind: string) => orderKindOptions.find((o) => o.value === kind)?.label ?? kind;
+const kindLabel = (kind: string) => optionLabel(orderKindOptions, kind);
 
 const orderView = (order: Order): InvoiceOrder => ({
   id: order.id,

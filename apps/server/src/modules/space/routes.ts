@@ -7,7 +7,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idOf, valuesOf } from '@cowork/contract';
+import { idOf, valuesOf, optionLabel } from '@cowork/contract';
 import {
   space,
   spaceChildKinds,
@@ -29,7 +29,7 @@ import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest, envelope, ok } from '../../lib/http.ts';
 import { describeUsage } from '../../lib/in-use.ts';
 
-const kindLabel = (kind: SpaceKind) => spaceKindOptions.find((o) => o.value === kind)!.label;
+const kindLabel = (kind: SpaceKind) => optionLabel(spaceKindOptions, kind);
 
 /** The ids of a space and of everything under it. */
 async function subtreeOf(tx: Executor, id: number): Promise<number[]> {

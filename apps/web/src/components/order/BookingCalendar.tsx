@@ -10,7 +10,7 @@ import { Button, Card, DatePicker, Empty, Segmented, Select, Space, Tooltip, Typ
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
-import { prefixes, type ListOption } from '@cowork/contract';
+import { prefixes, type ListOption, optionLabel } from '@cowork/contract';
 import {
   orderPaths,
   orderStatusOptions,
@@ -29,7 +29,7 @@ const hhmm = (minutes: number) =>
 /** Minutes from Beijing midnight of `day` to an ISO moment (negative before, past 1440 after). */
 const minuteOn = (day: string, iso: string) =>
   Math.round((Date.parse(iso) - Date.parse(`${day}T00:00:00+08:00`)) / 60_000);
-const statusLabel = (status: string) => orderStatusOptions.find((o) => o.value === status)?.label ?? status;
+const statusLabel = (status: string) => optionLabel(orderStatusOptions, status);
 
 type View = 'day' | 'week';
 

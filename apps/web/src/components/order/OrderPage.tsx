@@ -25,7 +25,7 @@ import {
   Timeline,
 } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { formatYuan, resourcePermissions, type Field } from '@cowork/contract';
+import { formatYuan, resourcePermissions, type Field, optionLabel } from '@cowork/contract';
 import {
   orderActionPermission,
   orderActions,
@@ -212,7 +212,7 @@ export function bookingPeriod(startAt: unknown, endAt: unknown): string {
   return `${time(start)}–${end.slice(0, 10) === start.slice(0, 10) ? time(end).slice(11) : time(end)}`;
 }
 
-const kindLabel = (kind: string) => orderKindOptions.find((o) => o.value === kind)?.label ?? kind;
+const kindLabel = (kind: string) => optionLabel(orderKindOptions, kind);
 
 /** The bookings a meeting card paid, so staff see what its balance went to and what a refund gave back. */
 function CardBookings({ bookings }: { bookings: CardBooking[] }) {

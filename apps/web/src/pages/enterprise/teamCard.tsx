@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { App, Button, Card, Descriptions, Drawer, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { field, formatYuan, resourcePermissions, type Page } from '@cowork/contract';
+import { field, formatYuan, resourcePermissions, type Page, optionLabel } from '@cowork/contract';
 import {
   companyCard,
   companyCardEndpoints,
@@ -32,7 +32,7 @@ type CardRecord = ResourceRecord & {
 type CardDetail = CardRecord & { spending: CompanyCardSpending[] };
 
 const topUpAmount = field.money('充值金额', { min: 1 });
-const kindLabel = (kind: string) => ledgerKindOptions.find((o) => o.value === kind)?.label ?? kind;
+const kindLabel = (kind: string) => optionLabel(ledgerKindOptions, kind);
 
 export default function CompanyCardPage() {
   const [open, setOpen] = useState<CardRecord>();

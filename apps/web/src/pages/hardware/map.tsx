@@ -22,7 +22,7 @@ import {
   type TableProps,
 } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { prefixes, type DeviceRecord, type ListOption } from '@cowork/contract';
+import { prefixes, type DeviceRecord, type ListOption, optionLabel } from '@cowork/contract';
 import {
   DEVICE_SET_EDIT_PERMISSION,
   DEVICE_SET_REMOVE_PERMISSION,
@@ -44,7 +44,7 @@ type SetDetail = DeviceSetRecord & { devices: DeviceRecord[] };
 type SetForm = { name: string; remark?: string; deviceIds?: number[] };
 
 const queryKey = ['device-set'];
-const kindLabel = (kind: string) => spaceKindOptions.find((o) => o.value === kind)?.label ?? kind;
+const kindLabel = (kind: string) => optionLabel(spaceKindOptions, kind);
 
 export default function DeviceSetPage() {
   const { can } = usePermission();

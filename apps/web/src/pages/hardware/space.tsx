@@ -6,7 +6,7 @@
 import { useEffect, useState, type Key } from 'react';
 import { Card, Empty, Select, Space, Tag, Tree, Typography, type TreeDataNode } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { prefixes, type ListOption } from '@cowork/contract';
+import { prefixes, type ListOption, optionLabel } from '@cowork/contract';
 import { space, spaceKindOptions, spaceSubSpacePath } from '@cowork/contract/resources/space';
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
 import { ResourcePage } from '../../components/resource/ResourcePage.tsx';
@@ -20,7 +20,7 @@ interface SubSpace {
   deviceCount: number;
 }
 
-const kindLabel = (kind: SubSpace['kind']) => spaceKindOptions.find((o) => o.value === kind)?.label ?? kind;
+const kindLabel = (kind: SubSpace['kind']) => optionLabel(spaceKindOptions, kind);
 
 const nodeOf = (s: SubSpace): TreeDataNode => ({
   key: s.id,

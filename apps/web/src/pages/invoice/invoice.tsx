@@ -9,7 +9,7 @@ import { useLocation } from 'react-router';
 import { PlusOutlined } from '@ant-design/icons';
 import { App, Button, Descriptions, Drawer, Form, Input, Modal, Select, Space, Spin, Table } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { formatYuan, resourcePermissions, type Field } from '@cowork/contract';
+import { formatYuan, resourcePermissions, type Field, optionLabel } from '@cowork/contract';
 import {
   invoice,
   invoiceOperationPermission,
@@ -39,7 +39,7 @@ import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
 
-const kindLabel = (kind: string) => orderKindOptions.find((o) => o.value === kind)?.label ?? kind;
+const kindLabel = (kind: string) => optionLabel(orderKindOptions, kind);
 
 /** The label of an order option: number, product and what was paid. */
 const orderLabel = (o: InvoiceOrder) =>

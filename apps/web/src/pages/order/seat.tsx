@@ -7,6 +7,7 @@ import { Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
 import { orderKindOptions, seatOrders } from '@cowork/contract/resources/order';
 import { OrderPage } from '../../components/order/OrderPage.tsx';
+import { optionLabel } from '@cowork/contract';
 
 export default function SeatOrderPage() {
   const [search, setSearch] = useSearchParams();
@@ -24,7 +25,7 @@ export default function SeatOrderPage() {
       }
       items={seatOrders.map((resource) => ({
         key: resource.kind,
-        label: orderKindOptions.find((o) => o.value === resource.kind)!.label,
+        label: optionLabel(orderKindOptions, resource.kind),
         children: <OrderPage resource={resource} />,
       }))}
     />

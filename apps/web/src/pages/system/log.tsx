@@ -9,6 +9,7 @@ import {
   type AuditLogRecord,
   type Field,
   type ListOption,
+  optionLabel,
 } from '@cowork/contract';
 import {
   auditActionLabel,
@@ -48,7 +49,7 @@ function shownValue(field: Field | undefined, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   if (field?.kind === 'money' && typeof value === 'number') return formatYuan(value);
   if (field?.kind === 'percent' && typeof value === 'number') return formatPercent(value);
-  if (field?.kind === 'enum') return field.options?.find((o) => o.value === value)?.label ?? String(value);
+  if (field?.kind === 'enum') return optionLabel(field.options ?? [], String(value));
   if (typeof value === 'boolean') return value ? '是' : '否';
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return formatTime(value);
   if (Array.isArray(value))
