@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { MAX_PAGE_SIZE } from './constants.ts';
 import { messages } from './messages.ts';
 import { ownFileUrl } from './urls.ts';
-import { blankAsNull, emailSchema, INT32_MAX, numeric, phoneSchema } from './validators.ts';
+import { blankAsNull, emailSchema, idOf, INT32_MAX, numeric, phoneSchema } from './validators.ts';
 
 /** How a field is shown and entered. */
 export type FieldKind =
@@ -416,13 +416,7 @@ export const field = {
     extra: FieldOptions & { optional?: O } = {},
   ) => {
     const { optional, ...rest } = extra;
-    const base = numeric(
-      z
-        .number({ error: `请选择${label}` })
-        .int(`请选择${label}`)
-        .positive(`请选择${label}`)
-        .max(INT32_MAX, `请选择${label}`),
-    );
+    const base = idOf(`请选择${label}`);
     return {
       label,
       kind: 'reference' as const,
@@ -537,13 +531,7 @@ export function createSchema<F extends Fields>(def: ResourceDef<F>) {
   return z.object(shape) as unknown as z.ZodObject<SchemaOf<F>>;
 }
 
-const idSchema = numeric(
-  z
-    .number({ error: '编号必须是正整数' })
-    .int('编号必须是正整数')
-    .positive('编号必须是正整数')
-    .max(INT32_MAX, '编号必须是正整数'),
-);
+const idSchema = idOf();
 
 /** A field's schema without its default, so an edit that leaves the field out leaves it unchanged. */
 const withoutDefault = (schema: z.ZodType): z.ZodType =>

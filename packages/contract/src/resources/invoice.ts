@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { ownFileUrl } from '../urls.ts';
-import { INT32_MAX, numeric } from '../validators.ts';
+import { idOf } from '../validators.ts';
 import { defineStates } from '../states.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, formatYuan, recordSchema, type ResourceDef } from '../resource.ts';
@@ -213,13 +213,7 @@ export const invoicePaths = (def: Pick<ResourceDef, 'base'>) => ({
   invoiceableOrders: `${def.base}/invoiceable-orders`,
 });
 
-const invoiceId = numeric(
-  z
-    .number({ error: '发票申请编号必须是正整数' })
-    .int('发票申请编号必须是正整数')
-    .positive('发票申请编号必须是正整数')
-    .max(INT32_MAX, '发票申请编号必须是正整数'),
-);
+const invoiceId = idOf('发票申请编号必须是正整数');
 
 /**
  * Body of save: the writable fields plus the title rules (a company title needs a valid tax number;

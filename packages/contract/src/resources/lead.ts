@@ -4,7 +4,7 @@
  * (`save-record`; the detail answers the lead with its records, newest first).
  */
 import { z } from 'zod';
-import { blankAsNull, INT32_MAX, numeric } from '../validators.ts';
+import { blankAsNull, idOf } from '../validators.ts';
 import { CITY_CODE_PATTERN } from '../area.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, type Fields, type ResourceDef } from '../resource.ts';
@@ -108,13 +108,7 @@ const nextFollowInvalid = '下次跟进时间格式不正确，请选择日期�
 
 /** Body of save-record: a follow-up of the lead `id`. */
 export const saveRecordBody = z.object({
-  id: numeric(
-    z
-      .number({ error: '线索编号必须是正整数' })
-      .int('线索编号必须是正整数')
-      .positive('线索编号必须是正整数')
-      .max(INT32_MAX, '线索编号必须是正整数'),
-  ),
+  id: idOf('线索编号必须是正整数'),
   content: z
     .string({ error: '请填写跟进内容' })
     .trim()

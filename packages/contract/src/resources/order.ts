@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { messages } from '../messages.ts';
 import { defineResource, field, recordSchema, type Field, type ResourceDef } from '../resource.ts';
-import { blankAsNull, INT32_MAX, numeric, phoneSchema } from '../validators.ts';
+import { blankAsNull, idOf, phoneSchema } from '../validators.ts';
 import { defineStates } from '../states.ts';
 
 /**
@@ -242,13 +242,7 @@ export const orderPaths = (def: Pick<ResourceDef, 'base'>) => ({
   calendar: `${def.base}/calendar`,
 });
 
-const orderId = numeric(
-  z
-    .number({ error: '订单编号必须是正整数' })
-    .int('订单编号必须是正整数')
-    .positive('订单编号必须是正整数')
-    .max(INT32_MAX, '订单编号必须是正整数'),
-);
+const orderId = idOf('订单编号必须是正整数');
 
 /** Body of pay / use / cancel / refund. */
 export const orderActionBody = z.object({
@@ -275,14 +269,7 @@ const optionalText = (label: string, max: number) =>
     .nullish()
     .transform((v) => v || null);
 
-const positiveId = (label: string) =>
-  numeric(
-    z
-      .number({ error: `请选择${label}` })
-      .int(`请选择${label}`)
-      .positive(`请选择${label}`)
-      .max(INT32_MAX, `请选择${label}`),
-  );
+const positiveId = (label: string) => idOf(`请选择${label}`);
 
 const moment = (label: string) =>
   z.iso

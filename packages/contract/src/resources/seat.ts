@@ -4,7 +4,7 @@
  * managed under `{base}/seat-goods/…`; both resources also import seats from Excel.
  */
 import { z } from 'zod';
-import { INT32_MAX, numeric, valuesOf } from '../validators.ts';
+import { idOf, valuesOf } from '../validators.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, type ResourceDef } from '../resource.ts';
 
@@ -82,14 +82,7 @@ export const seatGoodsFields = {
   },
 };
 
-const goodsId = (label: string) =>
-  numeric(
-    z
-      .number({ error: `${label}必须是正整数` })
-      .int(`${label}必须是正整数`)
-      .positive(`${label}必须是正整数`)
-      .max(INT32_MAX, `${label}必须是正整数`),
-  );
+const goodsId = (label: string) => idOf(`${label}必须是正整数`);
 
 /** Body of seat-goods/save: creates goods of `seatId`, or updates the goods `id` when given. */
 export const seatGoodsSave = z.object({

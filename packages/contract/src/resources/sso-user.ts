@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
-import { INT32_MAX, newPasswordSchema, numeric } from '../validators.ts';
+import { idOf, newPasswordSchema } from '../validators.ts';
 
 export const accountStatusOptions = [
   { value: 'enabled', label: '启用' },
@@ -72,13 +72,7 @@ export const ssoUser = defineResource({
 
 /** Body of edit-account-status. */
 export const accountStatusBody = z.object({
-  id: numeric(
-    z
-      .number({ error: '编号必须是正整数' })
-      .int('编号必须是正整数')
-      .positive('编号必须是正整数')
-      .max(INT32_MAX, '编号必须是正整数'),
-  ),
+  id: idOf(),
   status: z.enum(['enabled', 'disabled'], { error: '状态只能是启用或停用' }),
 });
 

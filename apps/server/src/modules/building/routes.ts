@@ -13,7 +13,7 @@ import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { fieldInvalid, INT32_MAX, numeric, resourceMessages } from '@cowork/contract';
+import { fieldInvalid, resourceMessages, idOf } from '@cowork/contract';
 import {
   building,
   buildingCity,
@@ -275,13 +275,7 @@ export const buildingRoutes: FastifyPluginAsyncZod = async (app, options) => {
         tags,
         summary: '一个楼宇的楼层',
         params: z.object({
-          id: numeric(
-            z
-              .number({ error: '楼宇编号必须是正整数' })
-              .int('楼宇编号必须是正整数')
-              .positive('楼宇编号必须是正整数')
-              .max(INT32_MAX, '楼宇编号必须是正整数'),
-          ),
+          id: idOf('楼宇编号必须是正整数'),
         }),
         response: { 200: envelope(z.array(z.string())) },
       },

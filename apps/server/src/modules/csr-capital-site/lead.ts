@@ -12,13 +12,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   fieldInvalid,
-  INT32_MAX,
   labelsOf,
-  numeric,
   recordSchema,
   resourceMessages,
   resourcePaths,
   resourcePermissions,
+  idOf,
 } from '@cowork/contract';
 import {
   leadRecord,
@@ -111,13 +110,7 @@ export function leadModule(resource: LeadResource, table: LeadTable): FastifyPlu
           tags,
           summary: `${resource.label}详情（含跟进记录，最新在前）`,
           params: z.object({
-            id: numeric(
-              z
-                .number({ error: '编号必须是正整数' })
-                .int('编号必须是正整数')
-                .positive('编号必须是正整数')
-                .max(INT32_MAX, '编号必须是正整数'),
-            ),
+            id: idOf(),
           }),
           response: { 200: envelope(detailAnswer) },
         },

@@ -6,7 +6,7 @@
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { INT32_MAX, labelsOf, numeric, resourceMessages, resourcePermissions } from '@cowork/contract';
+import { labelsOf, resourceMessages, resourcePermissions, idOf } from '@cowork/contract';
 import {
   hallSeat,
   officeSeat,
@@ -99,14 +99,6 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
       }
     },
   };
-  const idOf = (label: string) =>
-    numeric(
-      z
-        .number({ error: `${label}必须是正整数` })
-        .int(`${label}必须是正整数`)
-        .positive(`${label}必须是正整数`)
-        .max(INT32_MAX, `${label}必须是正整数`),
-    );
 
   async function loadSeat(tx: Executor, id: number) {
     const [seat] = await tx.select({ id: seats.id }).from(seats).where(eq(seats.id, id));
@@ -146,7 +138,7 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
         schema: {
           tags,
           summary: `${resource.label}的套餐`,
-          params: z.object({ seatId: idOf('工位编号') }),
+          params: z.object({ seatId: idOf('工位编号必须是正整数') }),
           response: { 200: envelope(z.array(seatGoodsRecord)) },
         },
       },
@@ -263,7 +255,7 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
         schema: {
           tags,
           summary: `删除${resource.label}的套餐`,
-          params: z.object({ id: idOf('套餐编号') }),
+          params: z.object({ id: idOf('套餐编号必须是正整数') }),
           response: { 200: envelope(z.object({ removed: z.number().int() })) },
         },
       },

@@ -12,7 +12,7 @@ import { and, asc, count, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ALL_PERMISSIONS, INT32_MAX, numeric, resourcePermissions } from '@cowork/contract';
+import { ALL_PERMISSIONS, resourcePermissions, idOf } from '@cowork/contract';
 import {
   role,
   roleEndpoints,
@@ -240,13 +240,7 @@ export const ssoRoleRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: '删除角色分组（分组下没有角色时）',
         params: z.object({
-          id: numeric(
-            z
-              .number({ error: '编号必须是正整数' })
-              .int('编号必须是正整数')
-              .positive('编号必须是正整数')
-              .max(INT32_MAX, '编号必须是正整数'),
-          ),
+          id: idOf(),
         }),
         response: { 200: envelope(z.object({ removed: z.number().int() })) },
       },
