@@ -65,6 +65,13 @@ export const REFRESH_REUSE_GRACE_SECONDS = 10;
 /** Permission code that grants everything (held by the 超级管理员 role). */
 export const ALL_PERMISSIONS = '*';
 /**
+ * Whether codes granted open what requires `required` (one code, or any one of several): the one
+ * check the server enforces and the console uses to show or hide what a staff member may do.
+ */
+export const grants = (granted: readonly string[], required: string | readonly string[]) =>
+  granted.includes(ALL_PERMISSIONS) ||
+  (typeof required === 'string' ? [required] : required).some((code) => granted.includes(code));
+/**
  * Header a create (POST) may carry so a repeat of it (a double click, a retry) answers the first
  * result without writing again, for 24 hours: a fresh random value per submission, e.g. a UUID.
  */

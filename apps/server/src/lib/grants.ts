@@ -4,7 +4,7 @@
  * assignment and account management: nobody hands out a permission code they do not hold
  * themselves. Without it any one of those screens would open everything.
  */
-import { ALL_PERMISSIONS, grantBeyondOwnMessage } from '@cowork/contract';
+import { grantBeyondOwnMessage, grants } from '@cowork/contract';
 import type { AuthUser } from '../modules/auth/tokens.ts';
 import { AppError } from './http.ts';
 
@@ -12,9 +12,7 @@ type Holder = Pick<AuthUser, 'permissions'>;
 
 /** The codes among these that the caller does not hold (none for a holder of `*`). */
 export const codesBeyond = (caller: Holder, codes: Iterable<string>): string[] =>
-  caller.permissions.includes(ALL_PERMISSIONS)
-    ? []
-    : [...new Set(codes)].filter((code) => !caller.permissions.includes(code));
+  [...new Set(codes)].filter((code) => !grants(caller.permissions, code));
 
 /** Whether the caller holds every one of these codes. */
 export const holdsAll = (caller: Holder, codes: Iterable<string>) => codesBeyond(caller, codes).length === 0;

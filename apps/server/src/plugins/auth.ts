@@ -5,7 +5,7 @@
  * before anything else runs, so an unauthorised caller learns nothing from validation.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ALL_PERMISSIONS, messages } from '@cowork/contract';
+import { grants, messages } from '@cowork/contract';
 import { AppError, forbidden, unauthorized } from '../lib/http.ts';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
 import type { AuthUser, Session } from '../modules/auth/tokens.ts';
@@ -52,8 +52,7 @@ const EXEMPT_PREFIXES = ['/api/docs'];
 
 /** Whether the user holds the code, or any one of the codes. */
 export const hasPermission = (user: Pick<AuthUser, 'permissions'>, code: string | readonly string[]) =>
-  user.permissions.includes(ALL_PERMISSIONS) ||
-  (typeof code === 'string' ? [code] : code).some((c) => user.permissions.includes(c));
+  grants(user.permissions, code);
 
 /** The codes a route declares, as a list. */
 const codesOf = (permission: string | readonly string[] | undefined): string[] =>

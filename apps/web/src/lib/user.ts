@@ -1,6 +1,6 @@
 /** The signed-in user's info and menu tree, fetched once and shared through TanStack Query. */
 import { useQuery } from '@tanstack/react-query';
-import { ALL_PERMISSIONS, endpoints, type MenuItem, type UserInfo } from '@cowork/contract';
+import { endpoints, grants, type MenuItem, type UserInfo } from '@cowork/contract';
 import { events } from './events.ts';
 import { queryClient, queryKeys } from './query-client.ts';
 import { api } from './request.ts';
@@ -39,11 +39,8 @@ export function useMenuTree() {
 }
 
 /** Whether the user's permissions overlap the required ones; `*` grants everything. */
-export function hasPermission(granted: readonly string[] | undefined, required: readonly string[]): boolean {
-  if (!granted?.length) return false;
-  if (granted.includes(ALL_PERMISSIONS)) return true;
-  return required.some((code) => granted.includes(code));
-}
+export const hasPermission = (granted: readonly string[] | undefined, required: readonly string[]) =>
+  grants(granted ?? [], required);
 
 let installed = false;
 /** changeMenu reloads the menu, saveInfo reloads the user info (spec point 4). */
