@@ -37,7 +37,6 @@ export const passwordEdit = z.object({
   newPassword: newPasswordSchema,
   ssoUserId: numeric(z.number().int().positive().max(INT32_MAX, '编号必须是正整数')),
 });
-export type PasswordEdit = z.infer<typeof passwordEdit>;
 
 /** Menu item of the user's tree (spec point 3). */
 export const menuItem: z.ZodType<MenuItem> = z.lazy(() =>
@@ -81,7 +80,6 @@ export const auditLogQuery = z.object({
   from: z.string().optional(),
   to: z.string().optional(),
 });
-export type AuditLogQuery = z.infer<typeof auditLogQuery>;
 
 /** The signed-in user's own profile (个人中心): what one may change about oneself. */
 export const profileEdit = z.object({
@@ -93,4 +91,3 @@ export const profileEdit = z.object({
   email: blankAsNull(emailSchema),
   avatar: blankAsNull(ownFileUrl('头像')),
 });
-export type ProfileEdit = z.infer<typeof profileEdit>;

@@ -33,8 +33,8 @@ export const areaEndpoints = {
   areaInfo: `${prefixes.basic}/area/area-info`,
 } as const;
 
-export const AREA_LEVELS = ['province', 'city', 'region'] as const;
-export type AreaLevel = (typeof AREA_LEVELS)[number];
+const AREA_LEVELS = ['province', 'city', 'region'] as const;
+type AreaLevel = (typeof AREA_LEVELS)[number];
 
 /** One area as every area endpoint lists it. */
 export interface AreaRecord {
@@ -70,13 +70,11 @@ export interface AreaFields {
 }
 
 /** Any area code: six digits, the first not 0. */
-export const AREA_CODE_PATTERN = /^[1-9]\d{5}$/;
+const AREA_CODE_PATTERN = /^[1-9]\d{5}$/;
 /** A province's code ends in 0000. */
-export const PROVINCE_CODE_PATTERN = /^[1-9]\d0000$/;
+const PROVINCE_CODE_PATTERN = /^[1-9]\d0000$/;
 /** A city's code ends in 00 but not in 0000. */
 export const CITY_CODE_PATTERN = /^[1-9]\d(?!00)\d{2}00$/;
-/** A region's code does not end in 00. */
-export const REGION_CODE_PATTERN = /^[1-9]\d{3}(?!00)\d{2}$/;
 
 /** The level a well-formed code stands for, read from its trailing zeros. */
 export function areaLevelOf(code: string): AreaLevel | undefined {

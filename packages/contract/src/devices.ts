@@ -140,10 +140,10 @@ export const deviceMessages = {
     `${what}已保存，但暂未同步到设备（${why}）；设备恢复连接后会自动同步`,
 } as const;
 
-export type DeviceStatus = keyof typeof deviceStatusLabels;
-export type OpenMethod = keyof typeof openMethodLabels;
-export type OpenResult = keyof typeof openResultLabels;
-export type DeviceSyncState = 'synced' | 'syncing' | 'unsynced';
+type DeviceStatus = keyof typeof deviceStatusLabels;
+type OpenMethod = keyof typeof openMethodLabels;
+type OpenResult = keyof typeof openResultLabels;
+type DeviceSyncState = 'synced' | 'syncing' | 'unsynced';
 export const deviceSyncStateLabels: Record<DeviceSyncState, string> = {
   synced: '已同步',
   syncing: '同步中',
@@ -166,7 +166,7 @@ export interface DeviceRecord {
   droppedCount: number;
 }
 
-export interface DeviceCommandRecord {
+interface DeviceCommandRecord {
   id: string;
   type: string;
   byName: string | null;

@@ -18,8 +18,6 @@ export interface Page<T> {
   current: number;
   size: number;
 }
-
-export const API_PREFIX = '/api';
 export const prefixes = {
   basic: '/api/basic/admin/v1',
   user: '/api/user/admin/v1',

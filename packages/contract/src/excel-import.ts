@@ -28,7 +28,7 @@ export const IMPORT_HELP_SHEET = '说明';
 export const IMPORT_LIST_SEPARATOR = '、';
 
 /** One problem of one row: `row` as Excel numbers it (the header is row 1). */
-export const importRowError = z.object({ row: z.number().int(), column: z.string(), message: z.string() });
+const importRowError = z.object({ row: z.number().int(), column: z.string(), message: z.string() });
 export type ImportRowError = z.infer<typeof importRowError>;
 
 /** Answer of a successful import. */

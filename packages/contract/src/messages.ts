@@ -97,7 +97,7 @@ export const grantBeyondOwnMessage = (codes: readonly string[]) =>
 export const fieldInvalid = (label: string, why: string) => `${label}：${why}`;
 
 /** How many characters of a value a message quotes at most. */
-export const QUOTED_MAX_CHARS = 50;
+const QUOTED_MAX_CHARS = 50;
 
 /**
  * A value the user typed, as a message quotes it: in “”, cut to QUOTED_MAX_CHARS characters with an

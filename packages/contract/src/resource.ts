@@ -17,7 +17,7 @@ import { ownFileUrl } from './urls.ts';
 import { blankAsNull, emailSchema, idOf, INT32_MAX, numeric, phoneSchema } from './validators.ts';
 
 /** How a field is shown and entered. */
-export type FieldKind =
+type FieldKind =
   | 'text'
   | 'textarea'
   | 'richtext'
@@ -514,9 +514,6 @@ export const richTextPolicy = {
 // ---- Schemas derived from a declaration ----
 
 type SchemaOf<F extends Fields> = { [K in keyof F]: F[K]['schema'] };
-export type RecordOf<F extends Fields> = { id: number; createdAt: string; updatedAt: string } & {
-  [K in keyof F]: z.output<F[K]['schema']>;
-};
 export type CreateOf<F extends Fields> = z.output<z.ZodObject<SchemaOf<F>>>;
 
 const isWritable = (f: Field) => f.form !== false;

@@ -4,7 +4,7 @@
  * routes whose screen is built; the server seeds the demo menu and permission catalogue from it.
  */
 
-export interface MenuGroup {
+interface MenuGroup {
   /** Path segment and icon key, e.g. `system`. */
   key: string;
   /** Chinese menu name. */
@@ -93,7 +93,7 @@ const groupName = (key: string) => menuGroups.find((g) => g.key === key)!.name;
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Routes outside the menu. Their names are the ones the product tests for. */
-export const shellRoutes: ConsoleRoute[] = [
+const shellRoutes: ConsoleRoute[] = [
   { path: '/login', name: 'login', pageTitle: '登录', openNames: [], sort: 0, page: 'login', built: true },
   { path: '/', name: 'index', pageTitle: '首页', openNames: [], sort: 0, page: 'home', built: true },
   {

@@ -15,7 +15,7 @@
 import { keysOf } from './validators.ts';
 
 /** A status: the stored value, its Chinese label and its tag's colour (an antd preset colour). */
-export interface StatusOption<S extends string = string> {
+interface StatusOption<S extends string = string> {
   value: S;
   label: string;
   color: string;
@@ -54,5 +54,3 @@ export function defineStates<const S extends string, const M extends Record<stri
       `${def.noun}当前为「${labelOf(from)}」，不能改为「${labelOf(to)}」${def.hint ? `；${def.hint}` : ''}`,
   };
 }
-
-export type States = ReturnType<typeof defineStates<string, Record<string, Move>>>;

@@ -23,7 +23,7 @@ export const UPLOAD_MAX_SIZE_KB = 10 * 1024;
 export const UPLOAD_MAX_FILES = 10;
 
 /** Extensions the server accepts, by kind (lower case, without dot). */
-export const uploadExtensions = {
+const uploadExtensions = {
   image: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg'],
   document: ['pdf'],
   spreadsheet: ['xlsx', 'xls', 'csv'],

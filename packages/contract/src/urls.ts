@@ -10,7 +10,7 @@ import { MENU_ICON_BASE } from './constants.ts';
 import { UPLOAD_FILE_BASE } from './upload.ts';
 
 /** The folders whose files the server itself serves. */
-export const OWN_FILE_PREFIXES = [`${UPLOAD_FILE_BASE}/`, `${MENU_ICON_BASE}/`, '/demo/'] as const;
+const OWN_FILE_PREFIXES = [`${UPLOAD_FILE_BASE}/`, `${MENU_ICON_BASE}/`, '/demo/'] as const;
 
 /** A path to a file we serve: one of our folders, plain path characters, no `..` or `//`. */
 export const isOwnFileUrl = (url: string): boolean =>
@@ -19,7 +19,7 @@ export const isOwnFileUrl = (url: string): boolean =>
   !url.includes('..') &&
   !url.includes('//');
 
-export const ownFileMessage = '请通过上传按钮上传，只能使用本系统上传的文件地址';
+const ownFileMessage = '请通过上传按钮上传，只能使用本系统上传的文件地址';
 
 /** A stored file address (500 characters at most), refused unless it is one of ours. */
 export const ownFileUrl = (label: string) =>

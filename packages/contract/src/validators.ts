@@ -10,7 +10,6 @@ import {
   PASSWORD_MIN_LENGTH,
   PHONE_PATTERN,
 } from './constants.ts';
-import type { Check, UploadOptions } from './checks.ts';
 import { messages } from './messages.ts';
 
 // Messages zod writes itself (a wrong type on a field without its own message) are in Chinese on both
@@ -49,20 +48,6 @@ export const blankAsNull = <T extends z.ZodType>(base: T) =>
 /** A positive id within the integer range, from JSON or a query string. */
 export const idOf = (message = '编号必须是正整数') =>
   numeric(z.number({ error: message }).int(message).positive(message).max(INT32_MAX, message));
-
-/** Options of an upload control, as checks.ts types them (`multiple` defaults to false). */
-export const uploadOptions = z.object({
-  accept: z.array(z.string()).optional(),
-  maxSizeKb: z.number().positive().optional(),
-  multiple: z.boolean().default(false),
-}) satisfies z.ZodType<UploadOptions, UploadOptions>;
-
-/** Turns a check into a zod refinement so the server answers with the same sentence. */
-export const fromCheck = (check: Check) =>
-  z.unknown().superRefine((value, ctx) => {
-    const message = check(value);
-    if (message) ctx.addIssue({ code: 'custom', message });
-  });
 
 export const phoneSchema = z.string().regex(PHONE_PATTERN, messages.phoneInvalid);
 export const emailSchema = z.string().regex(EMAIL_PATTERN, messages.emailInvalid);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
 
-export const agreementTypes = [
+const agreementTypes = [
   { value: 'privacy', label: '隐私政策' },
   { value: 'user', label: '用户协议' },
   { value: 'service', label: '服务协议' },

@@ -37,7 +37,7 @@ export const bannerCodesOf = (action: keyof ReturnType<typeof resourcePermission
   bannerTypes.map((t) => resourcePermissions({ permission: bannerPermissionOf[t.value] })[action]);
 
 /** An absolute http(s) address, or a path inside the app (`/pages/…`), never `//host` or a script. */
-export const LINK_URL_PATTERN = /^(https?:\/\/[^\s/?#]+[^\s]*|\/(?!\/)[^\s]*)$/i;
+const LINK_URL_PATTERN = /^(https?:\/\/[^\s/?#]+[^\s]*|\/(?!\/)[^\s]*)$/i;
 
 export const banner = defineResource({
   key: 'banner',
@@ -74,7 +74,7 @@ export const banner = defineResource({
   defaultSort: { field: 'sort', order: 'ascend' },
 });
 
-export type ScheduleState = 'pending' | 'showing' | 'ended';
+type ScheduleState = 'pending' | 'showing' | 'ended';
 export const scheduleStateLabels: Record<ScheduleState, string> = {
   pending: '未开始',
   showing: '展示中',

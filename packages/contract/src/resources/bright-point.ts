@@ -9,7 +9,7 @@ export const brightPointKinds = [
   { value: 'highlight', label: '亮点' },
   { value: 'facility', label: '设施' },
 ] as const;
-export type BrightPointKind = (typeof brightPointKinds)[number]['value'];
+type BrightPointKind = (typeof brightPointKinds)[number]['value'];
 
 export const brightPoint = defineResource({
   key: 'building-bright-points',

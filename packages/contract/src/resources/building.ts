@@ -86,7 +86,6 @@ export const buildingOption = z.object({
   cityCode: z.string(),
   floors: z.array(z.string()),
 });
-export type BuildingOption = z.infer<typeof buildingOption>;
 
 /** One entry of `buildingCity`: a city and how many buildings it has. */
 export const buildingCity = z.object({

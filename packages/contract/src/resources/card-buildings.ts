@@ -7,7 +7,7 @@ import { INT32_MAX, numeric } from '../validators.ts';
 import { allActions, field, resourcePaths, type ResourceAction } from '../resource.ts';
 import { building } from './building.ts';
 
-export const CARD_BUILDINGS_LABEL = '适用楼宇';
+const CARD_BUILDINGS_LABEL = '适用楼宇';
 
 /**
  * `buildingIds`: at least one building, picked from the building list; listed as building names

@@ -20,7 +20,7 @@ import { PHONE_PATTERN } from '../constants.ts';
 import { idOf, numeric } from '../validators.ts';
 import { teamCard } from './team-card.ts';
 
-export const companyCardStatusOptions = [
+const companyCardStatusOptions = [
   { value: 'enabled', label: '启用' },
   { value: 'disabled', label: '停用' },
 ] as const;
@@ -67,7 +67,7 @@ export const companyCardEndpoints = {
   findListByPhone: `${prefixes.card}/team-card-sale/find-list-by-phone`,
 } as const;
 
-export const COMPANY_CARD_MAX_TOP_UP_FEN = 100_000_000;
+const COMPANY_CARD_MAX_TOP_UP_FEN = 100_000_000;
 
 export const companyCardTopUpBody = z.object({
   id: idOf('企业会议卡编号必须是正整数'),
@@ -91,7 +91,7 @@ export const ledgerKindOptions = [
   { value: 'debit', label: '预订扣款' },
   { value: 'credit', label: '退款退回' },
 ] as const;
-export type LedgerKind = (typeof ledgerKindOptions)[number]['value'];
+type LedgerKind = (typeof ledgerKindOptions)[number]['value'];
 
 export interface CompanyCardLedgerRecord {
   id: number;

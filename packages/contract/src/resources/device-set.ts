@@ -49,7 +49,7 @@ export const deviceSetFieldLabels = {
 } as const;
 
 /** How many devices or spaces one call may name. */
-export const DEVICE_SET_MAX_ITEMS = 1000;
+const DEVICE_SET_MAX_ITEMS = 1000;
 
 const setId = idOf('门禁联动编号必须是正整数');
 const idList = (label: string, min: number) =>
@@ -69,7 +69,6 @@ export const deviceSetSaveBody = z.object({ name, remark, deviceIds: idList('设
 export const deviceSetEditBody = z.object({ id: setId, name, remark });
 export const deviceSetRelationBody = z.object({ id: setId, deviceIds: idList('设备', 0) });
 export const deviceSetSpacesBody = z.object({ id: setId, spaceIds: idList('空间', 1) });
-export type DeviceSetSaveBody = z.input<typeof deviceSetSaveBody>;
 
 export interface DeviceSetRecord {
   id: number;

@@ -30,11 +30,3 @@ export const dict = defineResource({
 
 /** `GET {base}/key/{code}`: the enabled items of a dict in display order, for selects. */
 export const dictKeyPath = (code: string) => `${dict.base}/key/${encodeURIComponent(code)}`;
-
-/** One option of `dict/key/{code}`. */
-export interface DictOption {
-  id: number;
-  label: string;
-  value: string;
-  sort: number;
-}

@@ -35,20 +35,20 @@ export const invoiceStates = defineStates({
   hint: '只有待开票的申请可以开票，待开票的可以驳回、已开票的可以作废',
 });
 export const invoiceStatusOptions = invoiceStates.statuses;
-export type InvoiceStatus = (typeof invoiceStatusOptions)[number]['value'];
+type InvoiceStatus = (typeof invoiceStatusOptions)[number]['value'];
 export type InvoiceMove = keyof typeof invoiceStates.moves;
 
-export const invoiceTitleTypeOptions = [
+const invoiceTitleTypeOptions = [
   { value: 'personal', label: '个人' },
   { value: 'company', label: '企业' },
 ] as const;
 
-export const invoiceTypeOptions = [
+const invoiceTypeOptions = [
   { value: 'normal', label: '增值税普通发票' },
   { value: 'special', label: '增值税专用发票' },
 ] as const;
 
-export const invoiceStatusLabel = invoiceStates.labelOf;
+const invoiceStatusLabel = invoiceStates.labelOf;
 
 /** A taxpayer number: 15–20 upper-case letters or digits (the unified social credit code has 18). */
 export const TAX_NO_PATTERN = /^[0-9A-Z]{15,20}$/;
@@ -194,7 +194,7 @@ export const tripartiteInvoice = defineInvoice({
  * 开票 issues a pending request or rejects it (驳回); 作废 voids an issued invoice.
  */
 export const invoiceOperations = { issue: '开票与驳回', void: '作废' } as const;
-export type InvoiceOperation = keyof typeof invoiceOperations;
+type InvoiceOperation = keyof typeof invoiceOperations;
 export const invoiceOperationPermission = (resource: Pick<ResourceDef, 'permission'>, op: InvoiceOperation) =>
   `${resource.permission}:${op}`;
 

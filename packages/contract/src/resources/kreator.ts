@@ -17,12 +17,12 @@ import { defineResource, field, resourcePaths } from '../resource.ts';
 import { idOf } from '../validators.ts';
 import type { DeviceRecord } from '../devices.ts';
 
-export const KREATOR_PERMISSION = 'enterprise:accessControl';
+const KREATOR_PERMISSION = 'enterprise:accessControl';
 export const KREATOR_VIEW_PERMISSION = `${KREATOR_PERMISSION}:view`;
 export const KREATOR_EDIT_PERMISSION = `${KREATOR_PERMISSION}:edit`;
 export const KREATOR_REMOVE_PERMISSION = `${KREATOR_PERMISSION}:remove`;
 
-export const kreatorGroupStatusOptions = [
+const kreatorGroupStatusOptions = [
   { value: 'enabled', label: '启用' },
   { value: 'disabled', label: '停用' },
 ] as const;
@@ -72,7 +72,7 @@ export const kreatorUserEndpoints = {
 } as const;
 
 /** How many members or devices one call may name. */
-export const KREATOR_MAX_ITEMS = 1000;
+const KREATOR_MAX_ITEMS = 1000;
 
 const groupId = idOf('门禁组编号必须是正整数');
 const idList = (label: string) =>

@@ -9,7 +9,7 @@ import { CITY_CODE_PATTERN } from '../area.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, type Fields, type ResourceDef } from '../resource.ts';
 
-export const leadStatusOptions = [
+const leadStatusOptions = [
   { value: 'new', label: '新线索', color: 'blue' },
   { value: 'following', label: '跟进中', color: 'gold' },
   { value: 'won', label: '已成交', color: 'green' },
@@ -33,7 +33,7 @@ const shown = (label: string) => ({
   form: false,
 });
 
-export const leadFields = {
+const leadFields = {
   contactName: field.text('联系人', { max: 30 }),
   contactPhone: field.phone('联系电话', { search: 'prefix' }),
   companyName: field.text('公司名称', { max: 100, optional: true, search: 'like' }),

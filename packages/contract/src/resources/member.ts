@@ -9,7 +9,7 @@ import { messages } from '../messages.ts';
 import { defineResource, field } from '../resource.ts';
 import { idCardSchema } from '../validators.ts';
 
-export const memberStatusOptions = [
+const memberStatusOptions = [
   { value: 'enabled', label: '正常' },
   { value: 'disabled', label: '已停用' },
 ] as const;
@@ -22,7 +22,7 @@ export const memberEndpoints = {
 } as const;
 
 /** 18 characters: 17 digits and a digit or X (the shared ID-card rule plus its character set). */
-export const memberIdCardSchema = idCardSchema
+const memberIdCardSchema = idCardSchema
   .transform((v) => v.toUpperCase())
   .pipe(z.string().regex(/^\d{17}[\dX]$/, messages.idCardInvalid));
 
@@ -81,4 +81,3 @@ export const memberIdsQuery = z.object({
     .refine((ids) => ids.length <= 200, '一次最多查询 200 个会员'),
 });
 export const memberBrief = z.object({ id: z.number().int(), nickname: z.string(), phone: z.string() });
-export type MemberBrief = z.infer<typeof memberBrief>;

@@ -18,7 +18,7 @@ export const siteTypeOptions = [
 ] as const;
 export type SiteType = (typeof siteTypeOptions)[number]['value'];
 
-export const siteTypeLabel = (value: string) => optionLabel(siteTypeOptions, value);
+const siteTypeLabel = (value: string) => optionLabel(siteTypeOptions, value);
 
 export const merchantShare = defineResource({
   key: 'merchant-share',

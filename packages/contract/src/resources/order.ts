@@ -350,7 +350,7 @@ export const memberCardsQuery = z.object({ memberPhone });
 export { payingCardOption, type PayingCardOption } from './company-card.ts';
 
 /** Days the booking calendar shows at most (a week). */
-export const CALENDAR_MAX_DAYS = 7;
+const CALENDAR_MAX_DAYS = 7;
 const calendarDay = (label: string) =>
   z
     .string({ error: `请选择${label}` })
@@ -411,7 +411,7 @@ export const orderProductOption = z.object({
 export type OrderProductOption = z.infer<typeof orderProductOption>;
 
 /** A booking as a meeting card's detail lists it (the card paid it). */
-export const cardBooking = z.object({
+const cardBooking = z.object({
   id: z.number().int(),
   kind: z.string(),
   orderNo: z.string(),
@@ -423,7 +423,7 @@ export const cardBooking = z.object({
 });
 export type CardBooking = z.infer<typeof cardBooking>;
 
-export const orderEvent = z.object({
+const orderEvent = z.object({
   id: z.number().int(),
   fromStatus: z.string().nullable(),
   toStatus: z.string(),
@@ -431,7 +431,7 @@ export const orderEvent = z.object({
   reason: z.string().nullable(),
   at: z.string(),
 });
-export type OrderEvent = z.infer<typeof orderEvent>;
+type OrderEvent = z.infer<typeof orderEvent>;
 
 /** What detail answers: the listed record plus the product as sold and the status timeline. */
 export const orderDetail = recordSchema(userCardOrder).extend({

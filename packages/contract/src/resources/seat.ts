@@ -8,17 +8,17 @@ import { idOf, valuesOf } from '../validators.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, type ResourceDef } from '../resource.ts';
 
-export const seatTypeOptions = [
+const seatTypeOptions = [
   { value: 'fixed', label: '固定工位' },
   { value: 'flexible', label: '灵活工位' },
 ] as const;
 
-export const seatStatusOptions = [
+const seatStatusOptions = [
   { value: 'enabled', label: '启用' },
   { value: 'disabled', label: '停用' },
 ] as const;
 
-export const seatGoodsUnitOptions = [
+const seatGoodsUnitOptions = [
   { value: 'day', label: '按天' },
   { value: 'month', label: '按月' },
 ] as const;

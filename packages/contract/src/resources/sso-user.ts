@@ -8,11 +8,10 @@ import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
 import { idOf, newPasswordSchema } from '../validators.ts';
 
-export const accountStatusOptions = [
+const accountStatusOptions = [
   { value: 'enabled', label: '启用' },
   { value: 'disabled', label: '停用' },
 ] as const;
-export type AccountStatus = (typeof accountStatusOptions)[number]['value'];
 
 const base = `${prefixes.user}/sso-user`;
 
@@ -78,7 +77,6 @@ export const accountStatusBody = z.object({
 
 /** Answer of user-id/{id}. */
 export const ssoUserBrief = z.object({ id: z.number().int(), nickname: z.string(), username: z.string() });
-export type SsoUserBrief = z.infer<typeof ssoUserBrief>;
 
 /** Why a change to staff accounts is refused (the server's messages, also shown by the console). */
 export const ssoUserMessages = {

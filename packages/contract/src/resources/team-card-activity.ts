@@ -12,7 +12,7 @@ import { cardActions } from './card-buildings.ts';
 import { teamCard } from './team-card.ts';
 
 /** Where an activity stands against its window (answered on rows, and a page filter). */
-export const activityStatusOptions = [
+const activityStatusOptions = [
   { value: 'upcoming', label: '未开始' },
   { value: 'running', label: '进行中' },
   { value: 'ended', label: '已结束' },

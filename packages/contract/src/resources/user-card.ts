@@ -6,12 +6,11 @@ import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
 import { cardActions, cardBuildingIds } from './card-buildings.ts';
 
-export const userCardTypes = [
+const userCardTypes = [
   { value: 'day', label: '日卡' },
   { value: 'month', label: '月卡' },
   { value: 'times', label: '次卡' },
 ] as const;
-export type UserCardType = (typeof userCardTypes)[number]['value'];
 
 export const userCard = defineResource({
   key: 'user-card',
