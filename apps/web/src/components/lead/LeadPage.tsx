@@ -6,30 +6,18 @@
  *
  * @example export default function PlacePage() { return <LeadPage resource={csrCapitalSite} />; }
  */
-import { useMemo, useState } from 'react';
-import {
-  App,
-  Button,
-  DatePicker,
-  Descriptions,
-  Drawer,
-  Empty,
-  Form,
-  Input,
-  Space,
-  Spin,
-  Timeline,
-} from 'antd';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { App, Button, DatePicker, Empty, Form, Input, Timeline } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
-import { resourcePaths, resourcePermissions, type Field } from '@cowork/contract';
+import { resourcePaths, resourcePermissions } from '@cowork/contract';
 import { saveRecordPath, type LeadRecord, type LeadResource } from '@cowork/contract/resources/lead';
 import { formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import { AreaCascader } from '../AreaCascader.tsx';
 import { usePermission } from '../PermissionGate.tsx';
 import { ResourcePage, type ResourceRecord } from '../resource/ResourcePage.tsx';
-import { FieldCell, useListOptions } from '../resource/field-input.tsx';
+import { ResourceShow } from '../resource/ResourceShow.tsx';
 import '../order/order.css';
 import { useSubmit } from '../../lib/use-submit.ts';
 
@@ -58,11 +46,6 @@ function CityInput({
 }
 
 /** A field's value in the drawer, references by name. */
-function Value({ field, value }: { field: Field; value: unknown }) {
-  const options = useListOptions(field.kind === 'reference' ? field.listEndpoint : undefined);
-  const labels = useMemo(() => new Map(options.data?.map((o) => [o.value, o.label])), [options.data]);
-  return <FieldCell field={field} value={value} labels={labels} />;
-}
 
 type LeadDetail = ResourceRecord & { status: string; records: LeadRecord[] };
 
@@ -114,31 +97,21 @@ function LeadDrawer({
   id: number | null;
   onClose: () => void;
 }) {
-  const paths = resourcePaths(resource);
   const queryClient = useQueryClient();
   const { can } = usePermission();
   const canEdit = can([resourcePermissions(resource).edit]);
-  const detail = useQuery({
-    queryKey: [resource.key, 'detail', id],
-    queryFn: () => api.getById<LeadDetail>(paths.detail, id!),
-    enabled: id !== null,
-  });
-  const lead = detail.data;
-  // Every field the table or form knows, but the city's code (its name is shown).
-  const shown = Object.entries(resource.fields).filter(([key]) => key !== 'cityCode');
   return (
-    <Drawer title={`${resource.label}详情`} open={id !== null} size={640} onClose={onClose} destroyOnHidden>
-      {detail.isLoading || !lead ? (
-        <Spin />
-      ) : (
-        <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
-          <Descriptions title="线索信息" column={2} bordered size="small">
-            {shown.map(([key, field]) => (
-              <Descriptions.Item key={key} label={field.label} span={field.kind === 'textarea' ? 2 : 1}>
-                <Value field={field} value={lead[key]} />
-              </Descriptions.Item>
-            ))}
-          </Descriptions>
+    <ResourceShow<LeadDetail>
+      resource={resource}
+      detailPath={resourcePaths(resource).detail}
+      id={id}
+      onClose={onClose}
+      fieldsTitle="线索信息"
+      // The city's code is left out: its name is shown.
+      omit={['cityCode']}
+    >
+      {(lead) => (
+        <>
           {canEdit && (
             <RecordForm
               resource={resource}
@@ -168,9 +141,9 @@ function LeadDrawer({
               />
             )}
           </div>
-        </Space>
+        </>
       )}
-    </Drawer>
+    </ResourceShow>
   );
 }
 

@@ -12,7 +12,6 @@ import {
   App,
   Button,
   Descriptions,
-  Drawer,
   Empty,
   Form,
   Input,
@@ -20,11 +19,10 @@ import {
   Segmented,
   Skeleton,
   Space,
-  Spin,
   Table,
   Timeline,
 } from 'antd';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { formatYuan, resourcePermissions, type Field, optionLabel } from '@cowork/contract';
 import {
   orderActionPermission,
@@ -46,7 +44,7 @@ import { rules } from '../../lib/rules.ts';
 import { usePermission } from '../PermissionGate.tsx';
 import { ResourcePage } from '../resource/ResourcePage.tsx';
 import { FieldCell, OptionTag } from '../resource/field-input.tsx';
-import { MoveButtons } from '../resource/MoveButtons.tsx';
+import { ResourceShow } from '../resource/ResourceShow.tsx';
 import { CreateOrderDrawer, type BookingPrefill } from './CreateOrderDrawer.tsx';
 import './order.css';
 import { useSubmit } from '../../lib/use-submit.ts';
@@ -261,158 +259,145 @@ function OrderDrawer({
     !resource.readOnly && can([orderActionPermission(resource, action)]);
   const [moving, setMoving] = useState<OrderAction | null>(null);
   const [editingReferrer, setEditingReferrer] = useState(false);
-  const detail = useQuery({
-    queryKey: [resource.key, 'detail', id],
-    queryFn: () => api.getById<OrderDetail>(paths.detail, id!),
-    enabled: id !== null,
-  });
-  const order = detail.data;
   const refresh = () => queryClient.invalidateQueries({ queryKey: [resource.key] });
-  const cell = (key: keyof OrderResource['fields']) => (
-    <FieldCell field={resource.fields[key] as Field} value={order?.[key as keyof OrderDetail]} />
-  );
 
   return (
-    <Drawer
-      title={`${resource.label}详情`}
-      open={id !== null}
-      size={640}
+    <ResourceShow<OrderDetail, OrderAction>
+      resource={resource}
+      detailPath={paths.detail}
+      id={id}
       onClose={onClose}
-      destroyOnHidden
-      extra={
-        order && (
-          <Space>
-            <MoveButtons states={orderStates} status={order.status} may={canMove} onMove={setMoving} />
-          </Space>
-        )
-      }
+      moves={{ states: orderStates, may: canMove, onMove: setMoving }}
     >
-      {detail.isLoading || !order ? (
-        <Spin />
-      ) : (
-        <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
-          <Descriptions title="订单信息" column={2} bordered size="small">
-            <Descriptions.Item label="订单号" span={2}>
-              {order.orderNo}
-            </Descriptions.Item>
-            <Descriptions.Item label="订单状态">
-              <OrderStatusTag status={order.status} />
-            </Descriptions.Item>
-            <Descriptions.Item label="支付方式">{cell('payMethod')}</Descriptions.Item>
-            <Descriptions.Item label="会员手机号">{cell('memberPhone')}</Descriptions.Item>
-            {resource.booking && (
-              <Descriptions.Item label="预订时段" span={2}>
-                {bookingPeriod(order.startAt, order.endAt)}
+      {(order) => {
+        const cell = (key: keyof OrderResource['fields']) => (
+          <FieldCell field={resource.fields[key] as Field} value={order[key as keyof OrderDetail]} />
+        );
+        return (
+          <>
+            <Descriptions title="订单信息" column={2} bordered size="small">
+              <Descriptions.Item label="订单号" span={2}>
+                {order.orderNo}
               </Descriptions.Item>
-            )}
-            {order.paidByCard && (
-              <Descriptions.Item label="支付会议卡" span={2}>
-                {order.paidByCard.cardNo ?? '—'}（会议卡订单 {order.paidByCard.orderNo}）
+              <Descriptions.Item label="订单状态">
+                <OrderStatusTag status={order.status} />
               </Descriptions.Item>
-            )}
-            <Descriptions.Item label="推荐人手机号">
-              <Space size={4}>
-                {cell('referrerPhone')}
-                {canEdit && (
-                  <Button type="link" size="small" onClick={() => setEditingReferrer(true)}>
-                    修改
-                  </Button>
-                )}
-              </Space>
-            </Descriptions.Item>
-            <Descriptions.Item label="订单金额">{cell('amountFen')}</Descriptions.Item>
-            <Descriptions.Item label="优惠金额">{cell('discountFen')}</Descriptions.Item>
-            <Descriptions.Item label="实付金额">{cell('paidFen')}</Descriptions.Item>
-            <Descriptions.Item label="数量">{cell('quantity')}</Descriptions.Item>
-            {/* Bookings show their period above; a seat order its start and end here. */}
-            {!resource.booking && order.startAt && (
-              <Descriptions.Item label="开始时间">{cell('startAt')}</Descriptions.Item>
-            )}
-            {!resource.booking && order.endAt && (
-              <Descriptions.Item label="结束时间">{cell('endAt')}</Descriptions.Item>
-            )}
-            <Descriptions.Item label="下单时间">{cell('createdAt')}</Descriptions.Item>
-            <Descriptions.Item label="支付时间">{cell('paidAt')}</Descriptions.Item>
-            {order.usedAt && <Descriptions.Item label="使用时间">{cell('usedAt')}</Descriptions.Item>}
-            {order.cancelledAt && (
-              <Descriptions.Item label="取消时间">{cell('cancelledAt')}</Descriptions.Item>
-            )}
-            {order.refundedAt && <Descriptions.Item label="退款时间">{cell('refundedAt')}</Descriptions.Item>}
-            <Descriptions.Item label="备注" span={2}>
-              {cell('remark')}
-            </Descriptions.Item>
-          </Descriptions>
-          {resource.card && (
-            <Descriptions title="卡片" column={2} bordered size="small">
-              <Descriptions.Item label="卡号" span={2}>
-                {cell('cardNo')}
-              </Descriptions.Item>
-              <Descriptions.Item label="生效时间">{cell('validFrom')}</Descriptions.Item>
-              <Descriptions.Item label="到期时间">{cell('validTo')}</Descriptions.Item>
-              {order.balanceFen !== null && (
-                <Descriptions.Item label="余额">{cell('balanceFen')}</Descriptions.Item>
+              <Descriptions.Item label="支付方式">{cell('payMethod')}</Descriptions.Item>
+              <Descriptions.Item label="会员手机号">{cell('memberPhone')}</Descriptions.Item>
+              {resource.booking && (
+                <Descriptions.Item label="预订时段" span={2}>
+                  {bookingPeriod(order.startAt, order.endAt)}
+                </Descriptions.Item>
               )}
-            </Descriptions>
-          )}
-          {order.cardBookings && <CardBookings bookings={order.cardBookings} />}
-          <Descriptions title="购买时的产品" column={2} bordered size="small">
-            {Object.entries(order.productSnapshot).map(([key, value]) => (
-              <Descriptions.Item key={key} label={snapshotLabels[key] ?? key}>
-                {snapshotValue(key, value)}
+              {order.paidByCard && (
+                <Descriptions.Item label="支付会议卡" span={2}>
+                  {order.paidByCard.cardNo ?? '—'}（会议卡订单 {order.paidByCard.orderNo}）
+                </Descriptions.Item>
+              )}
+              <Descriptions.Item label="推荐人手机号">
+                <Space size={4}>
+                  {cell('referrerPhone')}
+                  {canEdit && (
+                    <Button type="link" size="small" onClick={() => setEditingReferrer(true)}>
+                      修改
+                    </Button>
+                  )}
+                </Space>
               </Descriptions.Item>
-            ))}
-          </Descriptions>
-          <div>
-            <h4 className="order-timeline-title">状态记录</h4>
-            {order.events.length === 0 ? (
-              <Empty description="暂无状态记录" />
-            ) : (
-              <Timeline
-                aria-label="状态记录"
-                items={order.events.map((event) => ({
-                  key: event.id,
-                  color: timelineColor(orderStates.colorOf(event.toStatus)),
-                  content: (
-                    <div>
-                      <div>
-                        {event.fromStatus
-                          ? `${orderStatusLabel(event.fromStatus)} → ${orderStatusLabel(event.toStatus)}`
-                          : `下单（${orderStatusLabel(event.toStatus)}）`}
-                      </div>
-                      <div className="order-timeline-meta">
-                        {formatTime(event.at)} · {event.actorName ?? '会员/系统'}
-                        {event.reason ? ` · ${event.reason}` : ''}
-                      </div>
-                    </div>
-                  ),
-                }))}
-              />
+              <Descriptions.Item label="订单金额">{cell('amountFen')}</Descriptions.Item>
+              <Descriptions.Item label="优惠金额">{cell('discountFen')}</Descriptions.Item>
+              <Descriptions.Item label="实付金额">{cell('paidFen')}</Descriptions.Item>
+              <Descriptions.Item label="数量">{cell('quantity')}</Descriptions.Item>
+              {/* Bookings show their period above; a seat order its start and end here. */}
+              {!resource.booking && order.startAt && (
+                <Descriptions.Item label="开始时间">{cell('startAt')}</Descriptions.Item>
+              )}
+              {!resource.booking && order.endAt && (
+                <Descriptions.Item label="结束时间">{cell('endAt')}</Descriptions.Item>
+              )}
+              <Descriptions.Item label="下单时间">{cell('createdAt')}</Descriptions.Item>
+              <Descriptions.Item label="支付时间">{cell('paidAt')}</Descriptions.Item>
+              {order.usedAt && <Descriptions.Item label="使用时间">{cell('usedAt')}</Descriptions.Item>}
+              {order.cancelledAt && (
+                <Descriptions.Item label="取消时间">{cell('cancelledAt')}</Descriptions.Item>
+              )}
+              {order.refundedAt && (
+                <Descriptions.Item label="退款时间">{cell('refundedAt')}</Descriptions.Item>
+              )}
+              <Descriptions.Item label="备注" span={2}>
+                {cell('remark')}
+              </Descriptions.Item>
+            </Descriptions>
+            {resource.card && (
+              <Descriptions title="卡片" column={2} bordered size="small">
+                <Descriptions.Item label="卡号" span={2}>
+                  {cell('cardNo')}
+                </Descriptions.Item>
+                <Descriptions.Item label="生效时间">{cell('validFrom')}</Descriptions.Item>
+                <Descriptions.Item label="到期时间">{cell('validTo')}</Descriptions.Item>
+                {order.balanceFen !== null && (
+                  <Descriptions.Item label="余额">{cell('balanceFen')}</Descriptions.Item>
+                )}
+              </Descriptions>
             )}
-          </div>
-        </Space>
-      )}
-      {order && (
-        <MoveDialog
-          action={moving}
-          order={order}
-          url={(action) => paths[action]}
-          onClose={() => setMoving(null)}
-          onDone={() => {
-            setMoving(null);
-            void refresh();
-          }}
-        />
-      )}
-      <ReferrerDialog
-        order={editingReferrer ? (order ?? null) : null}
-        url={paths.editReferrerPhone}
-        onClose={() => setEditingReferrer(false)}
-        onDone={() => {
-          setEditingReferrer(false);
-          void refresh();
-        }}
-      />
-    </Drawer>
+            {order.cardBookings && <CardBookings bookings={order.cardBookings} />}
+            <Descriptions title="购买时的产品" column={2} bordered size="small">
+              {Object.entries(order.productSnapshot).map(([key, value]) => (
+                <Descriptions.Item key={key} label={snapshotLabels[key] ?? key}>
+                  {snapshotValue(key, value)}
+                </Descriptions.Item>
+              ))}
+            </Descriptions>
+            <div>
+              <h4 className="order-timeline-title">状态记录</h4>
+              {order.events.length === 0 ? (
+                <Empty description="暂无状态记录" />
+              ) : (
+                <Timeline
+                  aria-label="状态记录"
+                  items={order.events.map((event) => ({
+                    key: event.id,
+                    color: timelineColor(orderStates.colorOf(event.toStatus)),
+                    content: (
+                      <div>
+                        <div>
+                          {event.fromStatus
+                            ? `${orderStatusLabel(event.fromStatus)} → ${orderStatusLabel(event.toStatus)}`
+                            : `下单（${orderStatusLabel(event.toStatus)}）`}
+                        </div>
+                        <div className="order-timeline-meta">
+                          {formatTime(event.at)} · {event.actorName ?? '会员/系统'}
+                          {event.reason ? ` · ${event.reason}` : ''}
+                        </div>
+                      </div>
+                    ),
+                  }))}
+                />
+              )}
+            </div>
+            <MoveDialog
+              action={moving}
+              order={order}
+              url={(action) => paths[action]}
+              onClose={() => setMoving(null)}
+              onDone={() => {
+                setMoving(null);
+                void refresh();
+              }}
+            />
+            <ReferrerDialog
+              order={editingReferrer ? order : null}
+              url={paths.editReferrerPhone}
+              onClose={() => setEditingReferrer(false)}
+              onDone={() => {
+                setEditingReferrer(false);
+                void refresh();
+              }}
+            />
+          </>
+        );
+      }}
+    </ResourceShow>
   );
 }
 

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { useLocation } from 'react-router';
 import { PlusOutlined } from '@ant-design/icons';
-import { App, Button, Descriptions, Drawer, Form, Input, Modal, Select, Space, Spin, Table } from 'antd';
+import { App, Button, Descriptions, Form, Input, Modal, Select, Table } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatYuan, resourcePermissions, type Field, optionLabel } from '@cowork/contract';
 import {
@@ -32,6 +32,7 @@ import { usePermission } from '../../components/PermissionGate.tsx';
 import { FieldCell, FieldInput, OptionTag, schemaRule } from '../../components/resource/field-input.tsx';
 import { EditDrawer } from '../../components/resource/page-parts.tsx';
 import { MoveButtons } from '../../components/resource/MoveButtons.tsx';
+import { ResourceShow } from '../../components/resource/ResourceShow.tsx';
 import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
 import { Upload } from '../../components/Upload.tsx';
 import { useKeptForm } from '../../lib/form-drafts.ts';
@@ -344,120 +345,108 @@ function DetailDrawer({
   onClose: () => void;
   onAction: (kind: Action, id: number) => void;
 }) {
-  const detail = useQuery({
-    queryKey: [resource.key, 'detail', id],
-    queryFn: () => api.getById<InvoiceDetail>(invoicePaths(resource).detail, id!),
-    enabled: id !== null,
-  });
-  const item = detail.data;
-  const cell = (key: keyof InvoiceResource['fields']) => (
-    <FieldCell field={resource.fields[key] as Field} value={item?.[key as keyof InvoiceDetail]} />
-  );
   return (
-    <Drawer
-      title={`${resource.label}详情`}
-      open={id !== null}
-      size={720}
+    <ResourceShow<InvoiceDetail, Action>
+      resource={resource}
+      detailPath={invoicePaths(resource).detail}
+      id={id}
       onClose={onClose}
-      destroyOnHidden
-      extra={
-        item && (
-          <Space>
-            <MoveButtons
-              states={invoiceStates}
-              status={item.status}
-              may={mayMove(can)}
-              onMove={(move) => onAction(move, item.id)}
-            />
-          </Space>
-        )
-      }
+      size={720}
+      moves={{ states: invoiceStates, may: mayMove(can), onMove: (move) => onAction(move, id!) }}
     >
-      {detail.isLoading || !item ? (
-        <Spin />
-      ) : (
-        <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
-          <Descriptions title="申请信息" column={2} bordered size="small">
-            <Descriptions.Item label="开票状态">
-              <OptionTag options={invoiceStatusOptions} value={item.status} />
-            </Descriptions.Item>
-            <Descriptions.Item label="订单类型">{cell('orderType')}</Descriptions.Item>
-            <Descriptions.Item label="会员手机号">{cell('memberPhone')}</Descriptions.Item>
-            <Descriptions.Item label="申请时间">{cell('createdAt')}</Descriptions.Item>
-            <Descriptions.Item label="抬头类型">{cell('titleType')}</Descriptions.Item>
-            <Descriptions.Item label="发票类型">{cell('invoiceType')}</Descriptions.Item>
-            <Descriptions.Item label="发票抬头" span={2}>
-              {cell('title')}
-            </Descriptions.Item>
-            {item.taxNo && (
-              <Descriptions.Item label="税号" span={2}>
-                {cell('taxNo')}
+      {(item) => {
+        const cell = (key: keyof InvoiceResource['fields']) => (
+          <FieldCell field={resource.fields[key] as Field} value={item[key as keyof InvoiceDetail]} />
+        );
+        return (
+          <>
+            <Descriptions title="申请信息" column={2} bordered size="small">
+              <Descriptions.Item label="开票状态">
+                <OptionTag options={invoiceStatusOptions} value={item.status} />
               </Descriptions.Item>
+              <Descriptions.Item label="订单类型">{cell('orderType')}</Descriptions.Item>
+              <Descriptions.Item label="会员手机号">{cell('memberPhone')}</Descriptions.Item>
+              <Descriptions.Item label="申请时间">{cell('createdAt')}</Descriptions.Item>
+              <Descriptions.Item label="抬头类型">{cell('titleType')}</Descriptions.Item>
+              <Descriptions.Item label="发票类型">{cell('invoiceType')}</Descriptions.Item>
+              <Descriptions.Item label="发票抬头" span={2}>
+                {cell('title')}
+              </Descriptions.Item>
+              {item.taxNo && (
+                <Descriptions.Item label="税号" span={2}>
+                  {cell('taxNo')}
+                </Descriptions.Item>
+              )}
+              <Descriptions.Item label="开票金额">{cell('amountFen')}</Descriptions.Item>
+              <Descriptions.Item label="接收邮箱">{cell('email')}</Descriptions.Item>
+              <Descriptions.Item label="备注" span={2}>
+                {cell('remark')}
+              </Descriptions.Item>
+            </Descriptions>
+            {item.invoiceNo && (
+              <Descriptions title="开票结果" column={2} bordered size="small">
+                <Descriptions.Item label="发票号码">{cell('invoiceNo')}</Descriptions.Item>
+                <Descriptions.Item label="开票时间">{cell('issuedAt')}</Descriptions.Item>
+                <Descriptions.Item label="发票文件" span={2}>
+                  {item.fileUrl ? (
+                    <a href={item.fileUrl} target="_blank" rel="noreferrer">
+                      查看发票 PDF
+                    </a>
+                  ) : (
+                    '—'
+                  )}
+                </Descriptions.Item>
+              </Descriptions>
             )}
-            <Descriptions.Item label="开票金额">{cell('amountFen')}</Descriptions.Item>
-            <Descriptions.Item label="接收邮箱">{cell('email')}</Descriptions.Item>
-            <Descriptions.Item label="备注" span={2}>
-              {cell('remark')}
-            </Descriptions.Item>
-          </Descriptions>
-          {item.invoiceNo && (
-            <Descriptions title="开票结果" column={2} bordered size="small">
-              <Descriptions.Item label="发票号码">{cell('invoiceNo')}</Descriptions.Item>
-              <Descriptions.Item label="开票时间">{cell('issuedAt')}</Descriptions.Item>
-              <Descriptions.Item label="发票文件" span={2}>
-                {item.fileUrl ? (
-                  <a href={item.fileUrl} target="_blank" rel="noreferrer">
-                    查看发票 PDF
-                  </a>
-                ) : (
-                  '—'
-                )}
-              </Descriptions.Item>
-            </Descriptions>
-          )}
-          {(item.status === 'rejected' || item.status === 'voided') && (
-            <Descriptions title={item.status === 'voided' ? '作废' : '驳回'} column={2} bordered size="small">
-              <Descriptions.Item label={item.status === 'voided' ? '作废原因' : '驳回原因'} span={2}>
-                {cell('rejectReason')}
-              </Descriptions.Item>
-              <Descriptions.Item label={item.status === 'voided' ? '作废时间' : '驳回时间'}>
-                {cell('rejectedAt')}
-              </Descriptions.Item>
-            </Descriptions>
-          )}
-          <Table<InvoiceOrder>
-            aria-label="开票订单"
-            title={() => '开票订单'}
-            rowKey="id"
-            size="small"
-            pagination={false}
-            dataSource={item.orders}
-            columns={[
-              { key: 'orderNo', title: '订单号', dataIndex: 'orderNo' },
-              { key: 'kind', title: '订单类型', dataIndex: 'kind', render: (v: string) => kindLabel(v) },
-              {
-                key: 'productName',
-                title: '产品',
-                dataIndex: 'productName',
-                render: (v: string | null) => v ?? '—',
-              },
-              {
-                key: 'paidFen',
-                title: '实付金额',
-                dataIndex: 'paidFen',
-                render: (v: number) => formatYuan(v),
-              },
-              {
-                key: 'status',
-                title: '订单状态',
-                dataIndex: 'status',
-                render: (v: string) => <OrderStatusTag status={v} />,
-              },
-            ]}
-          />
-        </Space>
-      )}
-    </Drawer>
+            {(item.status === 'rejected' || item.status === 'voided') && (
+              <Descriptions
+                title={item.status === 'voided' ? '作废' : '驳回'}
+                column={2}
+                bordered
+                size="small"
+              >
+                <Descriptions.Item label={item.status === 'voided' ? '作废原因' : '驳回原因'} span={2}>
+                  {cell('rejectReason')}
+                </Descriptions.Item>
+                <Descriptions.Item label={item.status === 'voided' ? '作废时间' : '驳回时间'}>
+                  {cell('rejectedAt')}
+                </Descriptions.Item>
+              </Descriptions>
+            )}
+            <Table<InvoiceOrder>
+              aria-label="开票订单"
+              title={() => '开票订单'}
+              rowKey="id"
+              size="small"
+              pagination={false}
+              dataSource={item.orders}
+              columns={[
+                { key: 'orderNo', title: '订单号', dataIndex: 'orderNo' },
+                { key: 'kind', title: '订单类型', dataIndex: 'kind', render: (v: string) => kindLabel(v) },
+                {
+                  key: 'productName',
+                  title: '产品',
+                  dataIndex: 'productName',
+                  render: (v: string | null) => v ?? '—',
+                },
+                {
+                  key: 'paidFen',
+                  title: '实付金额',
+                  dataIndex: 'paidFen',
+                  render: (v: number) => formatYuan(v),
+                },
+                {
+                  key: 'status',
+                  title: '订单状态',
+                  dataIndex: 'status',
+                  render: (v: string) => <OrderStatusTag status={v} />,
+                },
+              ]}
+            />
+          </>
+        );
+      }}
+    </ResourceShow>
   );
 }
 
