@@ -443,14 +443,17 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
     const deep = (query.current - 1) * query.size >= DEEP_OFFSET;
     const key = JSON.stringify([Object.keys(values), sort, deep, extraQuery]);
     let prepared = preparedPages.get(key);
-    if (!prepared) {
+    if (prepared) {
+      // Least recently used goes first: a shape in use moves to the end of the map's order.
+      preparedPages.delete(key);
+    } else {
       const order = sort
         ? [(sort.order === 'ascend' ? asc : desc)(columns[sort.field]), desc(table.id)]
         : [desc(table.id)];
       prepared = preparePage(db, and(...conditions, ...(extra ? [extra] : [])), order, deep);
       if (preparedPages.size >= PREPARED_PAGES_MAX) preparedPages.delete(preparedPages.keys().next().value!);
-      preparedPages.set(key, prepared);
     }
+    preparedPages.set(key, prepared);
     return { prepared, values };
   }
 
