@@ -5,7 +5,7 @@
  *
  * @example export default function SourcePage() { return <ResourcePage resource={source} />; }
  */
-import { Fragment, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { Fragment, useState, type ReactElement, type ReactNode } from 'react';
 import {
   App,
   Button,
@@ -33,7 +33,7 @@ import {
 import { dayRangeToIso } from '../../lib/format.ts';
 import { api, settled } from '../../lib/request.ts';
 import { usePermission } from '../PermissionGate.tsx';
-import { FieldCell, FieldInput, schemaRule, useListOptions } from './field-input.tsx';
+import { FieldCell, FieldInput, ReferenceCell, schemaRule } from './field-input.tsx';
 import { useKeptForm } from '../../lib/form-drafts.ts';
 import { EditDrawer, SearchButtons, Toolbar } from './page-parts.tsx';
 import {
@@ -131,13 +131,6 @@ function SearchInput({
       <FieldInput field={field} {...props} />
     </div>
   );
-}
-
-/** Reference labels of a table column, from the field's list endpoint. */
-function ReferenceCell({ field, value }: { field: Field; value: unknown }) {
-  const options = useListOptions(field.listEndpoint);
-  const labels = useMemo(() => new Map(options.data?.map((o) => [o.value, o.label])), [options.data]);
-  return <FieldCell field={field} value={value} labels={labels} />;
 }
 
 /** The filters of a page query without its paging and sorting, with the page's fixed filters. */

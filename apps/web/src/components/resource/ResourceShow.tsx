@@ -10,25 +10,18 @@
  *     {(record) => <Timeline … />}
  *   </ResourceShow>
  */
-import { useMemo, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
 import { Descriptions, Drawer, Space, Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { Field, Move, ResourceDef } from '@cowork/contract';
 import { api } from '../../lib/request.ts';
-import { FieldCell, useListOptions } from './field-input.tsx';
+import { ReferenceCell } from './field-input.tsx';
 import { MoveButtons } from './MoveButtons.tsx';
 
 interface Moves<M extends string> {
   states: { moves: Record<M, Move>; movesFrom: (status: string) => M[] };
   may: (move: M) => boolean;
   onMove: (move: M) => void;
-}
-
-/** A field's value as the list shows it, a reference by its option's name. */
-function DetailValue({ field, value }: { field: Field; value: unknown }) {
-  const options = useListOptions(field.kind === 'reference' ? field.listEndpoint : undefined);
-  const labels = useMemo(() => new Map(options.data?.map((o) => [o.value, o.label])), [options.data]);
-  return <FieldCell field={field} value={value} labels={labels} />;
 }
 
 export function ResourceShow<R extends { id: number; status?: string }, M extends string = never>({
@@ -88,7 +81,7 @@ export function ResourceShow<R extends { id: number; status?: string }, M extend
             <Descriptions title={fieldsTitle} column={2} bordered size="small">
               {shown.map(([key, field]: [string, Field]) => (
                 <Descriptions.Item key={key} label={field.label} span={field.kind === 'textarea' ? 2 : 1}>
-                  <DetailValue field={field} value={values.get(key)} />
+                  <ReferenceCell field={field} value={values.get(key)} />
                 </Descriptions.Item>
               ))}
             </Descriptions>

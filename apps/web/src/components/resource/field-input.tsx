@@ -1,5 +1,5 @@
 /** The form input and the table cell of each field kind, shared by every resource page. */
-import { useRef, type ReactNode } from 'react';
+import { useMemo, useRef, type ReactNode } from 'react';
 import { App, DatePicker, Input, InputNumber, Select, Switch, Tag, TimePicker, type FormRule } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -206,6 +206,14 @@ export function OptionTag({ options, value }: { options: readonly Option[]; valu
   const option = options.find((o) => o.value === value);
   if (!option) return value;
   return option.color ? <Tag color={option.color}>{option.label}</Tag> : option.label;
+}
+
+/** A field's value as a list shows it, references by their options' names (the field's list endpoint). */
+export function ReferenceCell({ field, value }: { field: Field; value: unknown }) {
+  const references = field.kind === 'reference' || field.kind === 'references';
+  const options = useListOptions(references ? field.listEndpoint : undefined);
+  const labels = useMemo(() => new Map(options.data?.map((o) => [o.value, o.label])), [options.data]);
+  return <FieldCell field={field} value={value} labels={labels} />;
 }
 
 export function FieldCell({
