@@ -225,7 +225,8 @@ describe('Upload', () => {
     const { onChange } = renderForm({ accept: ['png'] });
     choose(png());
     await waitFor(() => expect(onChange).toHaveBeenCalledTimes(1));
-    fireEvent.click(screen.getByRole('button', { name: '删除文件' }));
+    // As above: the delete button appears a render after onChange.
+    fireEvent.click(await screen.findByRole('button', { name: '删除文件' }));
     await waitFor(() => expect(toast).toHaveBeenCalledWith(messages.noPermission, 3));
     expect(onChange).toHaveBeenCalledTimes(1);
     expect(document.querySelectorAll('.ant-upload-list-item')).toHaveLength(1);
