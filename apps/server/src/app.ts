@@ -13,7 +13,7 @@ import {
   type FastifyPluginAsyncZod,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { messages } from '@cowork/contract';
+import { messages, setBusinessTimeZone } from '@cowork/contract';
 import { fastifyTrustProxy, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createDeviceLink, type DeviceLink } from './devices/link.ts';
@@ -107,6 +107,8 @@ function slowRequestChecks(ms: number): ServerOptions {
 }
 
 export async function buildApp({ config, db, logger, checkResponses }: BuildOptions) {
+  // Process-wide, like TZ: every time the server writes or reads is in this zone.
+  setBusinessTimeZone(config.timeZone);
   const app = Fastify({
     logger: logger ?? loggerOptions(config),
     trustProxy: fastifyTrustProxy(config.trustProxy),

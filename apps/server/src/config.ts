@@ -11,6 +11,8 @@ import {
   ADMIN_CLIENT_ID,
   ADMIN_CLIENT_SECRET,
   checkNewPassword,
+  DEFAULT_BUSINESS_TIME_ZONE,
+  isTimeZone,
   REFRESH_TOKEN_TTL_SECONDS,
 } from '@cowork/contract';
 
@@ -116,6 +118,11 @@ const envSchema = z.object({
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .default('info'),
+  /** The operator's calendar (IANA zone): days of filters, 首页, order numbers; times as shown. */
+  BUSINESS_TIME_ZONE: z
+    .string()
+    .refine(isTimeZone, 'must be an IANA time zone such as Asia/Shanghai')
+    .default(DEFAULT_BUSINESS_TIME_ZONE),
   /** A request whose headers and body have not all arrived after this is cut (slow-body clients). */
   REQUEST_TIMEOUT_MS: positiveMillis(60_000),
   /** Which proxies in front may set X-Forwarded-For: false, a number of hops, or their addresses. */
@@ -161,6 +168,8 @@ export interface Config {
   adminClientSecret: string;
   webDist: string;
   logLevel: string;
+  /** BUSINESS_TIME_ZONE (contract time.ts). */
+  timeZone: string;
   requestTimeoutMs: number;
   /**
    * Fastify's trustProxy: false (use the connection's address), a number of proxy hops, or the
@@ -282,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminClientSecret: e.ADMIN_CLIENT_SECRET,
     webDist: e.WEB_DIST ? path.resolve(baseDir(), e.WEB_DIST) : path.resolve(serverDir, '../web/dist'),
     logLevel: e.LOG_LEVEL,
+    timeZone: e.BUSINESS_TIME_ZONE,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     tokenRateLimitPerMinute: 60,

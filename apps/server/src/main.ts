@@ -18,6 +18,11 @@ async function main() {
     const app = await buildApp({ config, db: handle.db });
     if (prepared.seededDemo) app.log.info('demo data loaded into the empty database');
     if (prepared.createdAdministrator) app.log.info('administrator `admin` created from ADMIN_PASSWORD');
+    if (prepared.recountedDays)
+      app.log.info(
+        { timeZone: config.timeZone },
+        'business time zone changed: order day totals counted again',
+      );
 
     let stopDemoDevices = async (): Promise<void> => undefined;
     let closing = false;

@@ -80,7 +80,11 @@ describe('prepareData', () => {
 
   test('production creates only the admin account (超级管理员), never demo data', async () => {
     const config = testConfig({ nodeEnv: 'production', adminPassword: 'Prod@Pass123' });
-    expect(await prepareData(handle.db, config)).toEqual({ seededDemo: false, createdAdministrator: true });
+    expect(await prepareData(handle.db, config)).toEqual({
+      seededDemo: false,
+      createdAdministrator: true,
+      recountedDays: false,
+    });
     const users = await handle.db.select().from(ssoUsers);
     expect(users.map((u) => u.username)).toEqual(['admin']);
     const roles = await handle.db.select().from(ssoRoles);
@@ -112,6 +116,7 @@ describe('prepareData', () => {
     expect(await prepareData(handle.db, testConfig({ nodeEnv: 'production' }))).toEqual({
       seededDemo: false,
       createdAdministrator: false,
+      recountedDays: false,
     });
     expect((await handle.db.select().from(ssoUsers)).length).toBe(1);
   });

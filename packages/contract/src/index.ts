@@ -12,3 +12,4 @@ export * from './urls.ts';
 export * from './excel-import.ts';
 export * from './devices.ts';
 export * from './states.ts';
+export * from './time.ts';

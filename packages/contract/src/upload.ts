@@ -47,7 +47,7 @@ export const UPLOAD_REMOVE_PERMISSION = 'system:oss:remove';
 export interface UploadedFileInfo {
   /** Where the file is served, e.g. `/file/uploads/20250101/3f2a…9c.png`. */
   url: string;
-  /** Storage key: date folder (Shanghai), 32 random hex digits and the checked extension. */
+  /** Storage key: date folder (business day), 32 random hex digits and the checked extension. */
   key: string;
   /** The name the file had on the uploader's computer (recorded, never used to store it). */
   name: string;

@@ -38,4 +38,5 @@ export const checkLabels: Record<string, string> = {
   csr_capital_sites_status_check: '线索状态',
   csr_capital_websites_status_check: '线索状态',
   csr_capital_records_kind_check: '跟进类型',
+  business_calendar_one_row: '业务时区',
 };

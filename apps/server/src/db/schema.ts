@@ -16,6 +16,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -919,10 +920,10 @@ export const orders = pgTable(
 );
 
 /**
- * Orders by China Standard Time day and kind: how many were created that day, and the revenue paid
- * that day (paid_fen of orders now paid or used, as 首页 and 商户分账 count revenue). Kept by
- * statement triggers on orders in the writing transaction (migration 0026), so 首页 reads a month
- * as some thirty rows per kind instead of counting the month's orders.
+ * Orders by business day (business_calendar's zone) and kind: how many were created that day, and
+ * the revenue paid that day (paid_fen of orders now paid or used, as 首页 and 商户分账 count
+ * revenue). Kept by statement triggers on orders in the writing transaction (migrations 0026,
+ * 0027), so 首页 reads a month as some thirty rows per kind instead of counting the month's orders.
  */
 export const orderDayTotals = pgTable(
   'order_day_totals',
@@ -933,6 +934,20 @@ export const orderDayTotals = pgTable(
     paidFen: bigint('paid_fen', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.kind] })],
+);
+
+/**
+ * The business time zone the database's days are counted in (one row): order_day_totals' days
+ * follow it. At start the server writes BUSINESS_TIME_ZONE here and, when it changed, counts the
+ * totals again (seed/business-calendar.ts).
+ */
+export const businessCalendar = pgTable(
+  'business_calendar',
+  {
+    id: smallint('id').primaryKey().default(1),
+    timeZone: text('time_zone').notNull(),
+  },
+  (t) => [check('business_calendar_one_row', sql`${t.id} = 1`)],
 );
 
 /** The status timeline of an order: one row per move, written in the move's transaction. */

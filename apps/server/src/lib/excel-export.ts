@@ -12,11 +12,9 @@ import { and, desc, lt, type InferSelectModel, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
-import type { ResourceDef } from '@cowork/contract';
+import { businessDateTime, businessDay, optionLabel, type ResourceDef } from '@cowork/contract';
 import type { Database } from '../db/client.ts';
-import { toIso } from './time.ts';
 import { errorOf } from './unknown.ts';
-import { optionLabel } from '@cowork/contract';
 
 export type ExcelValue = string | number | null | undefined;
 
@@ -45,9 +43,8 @@ export const yuanColumn = <R>(
   width: 14,
 });
 
-/** A time as people in Shanghai read it: `2026-11-21 09:30:00`. */
-export const shanghaiTime = (date: Date | null | undefined) =>
-  date ? toIso(date).slice(0, 19).replace('T', ' ') : null;
+/** A time as people read it in the business time zone: `2026-11-21 09:30:00`. */
+export const businessTime = (date: Date | null | undefined) => (date ? businessDateTime(date) : null);
 
 /** The label of an enumeration value, the value itself when unknown. */
 export const labelOf = (
@@ -57,7 +54,8 @@ export const labelOf = (
 
 /**
  * The columns of a resource's listed fields, each as its screen shows it: money in yuan, times in
- * Shanghai, options by name, yes/no in Chinese. A list whose table is its resource exports with these.
+ * the business time zone, options by name, yes/no in Chinese. A list whose table is its resource
+ * exports with these.
  */
 export function fieldColumns(resource: Pick<ResourceDef, 'fields'>): ExcelColumn<Record<string, unknown>>[] {
   const listed = Object.entries(resource.fields).filter(([, f]) => f.list !== false && !f.writeOnly);
@@ -74,7 +72,7 @@ export function fieldColumns(resource: Pick<ResourceDef, 'fields'>): ExcelColumn
           header: field.label,
           value: (row) => {
             const at = read(row);
-            return shanghaiTime(at instanceof Date ? at : null);
+            return businessTime(at instanceof Date ? at : null);
           },
           width: 20,
         };
@@ -154,8 +152,8 @@ export function tableBatches<T extends PgTable & { id: PgColumn }>(
   );
 }
 
-/** Today in Beijing as a file name carries it: `20261121`. */
-export const fileDay = (at = new Date()) => shanghaiTime(at)!.slice(0, 10).replaceAll('-', '');
+/** Today in the business time zone as a file name carries it: `20261121`. */
+export const fileDay = (at = new Date()) => businessDay(at).replaceAll('-', '');
 
 /** Resolves once the reader caught up, or the stream closed (it will never drain then). */
 const drainedOrClosed = (output: PassThrough) =>

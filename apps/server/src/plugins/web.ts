@@ -7,9 +7,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { businessTimeZone } from '@cowork/contract';
 import { isApiPath } from './errors.ts';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
+/** The meta tag of apps/web/index.html whose content the server fills in. */
+const BUSINESS_TIME_ZONE_META = /(<meta name="business-time-zone" content=")[^"]*(")/;
 
 async function isFile(file: string) {
   try {
@@ -31,9 +34,15 @@ export async function registerWeb(app: FastifyInstance, webDist: string) {
   // The build wrote .br and .gz beside each asset (scripts/compress-dist.mjs): sent as the browser accepts.
   await app.register(fastifyStatic, { root, serve: false, preCompressed: true });
 
-  const sendIndex = (reply: FastifyReply) =>
-    // index.html names the hashed assets of the current build, so it is never cached.
-    reply.header('cache-control', 'no-cache').sendFile('index.html', root, { cacheControl: false });
+  // index.html names the hashed assets of the current build, so it is never cached. It tells the
+  // console the business time zone (contract time.ts) before any script runs.
+  const sendIndex = async (reply: FastifyReply) => {
+    const html = await fs.readFile(path.join(root, 'index.html'), 'utf8');
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(html.replace(BUSINESS_TIME_ZONE_META, `$1${businessTimeZone()}$2`));
+  };
 
   app.get(
     '/*',

@@ -1,6 +1,7 @@
 /**
- * What main.ts does to the data before serving: bring the menu up to the built screens, then load
- * demo data into an empty database, or in production make sure an administrator exists.
+ * What main.ts does to the data before serving: count days in BUSINESS_TIME_ZONE, bring the menu up
+ * to the built screens, then load demo data into an empty database, or in production make sure an
+ * administrator exists.
  */
 import { and, arrayContains, eq, sql } from 'drizzle-orm';
 import { ALL_PERMISSIONS } from '@cowork/contract';
@@ -8,6 +9,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { auditLogs, ssoRoles, ssoUserRoles, ssoUsers } from '../db/schema.ts';
 import { hashPassword } from '../lib/password.ts';
+import { alignBusinessCalendar } from './business-calendar.ts';
 import { isDatabaseEmpty, refreshDemoRoles, seedDemo } from './demo.ts';
 import { syncMenus } from './menus.ts';
 import { ensureRole, roleIdsByCode, superAdminRole } from './roles.ts';
@@ -68,9 +70,12 @@ export interface PrepareResult {
   seededDemo: boolean;
   /** The administrator was created from ADMIN_PASSWORD just now. */
   createdAdministrator: boolean;
+  /** BUSINESS_TIME_ZONE changed since the last start: the order day totals were counted again. */
+  recountedDays: boolean;
 }
 
 export async function prepareData(db: Database, config: Config): Promise<PrepareResult> {
+  const recountedDays = await alignBusinessCalendar(db, config.timeZone);
   await syncMenus(db);
   if (config.nodeEnv === 'production') {
     let createdAdministrator = false;
@@ -85,12 +90,12 @@ export async function prepareData(db: Database, config: Config): Promise<Prepare
     }
     // The 超级管理员 role also lists the menus of newly built screens.
     if ((await roleIdsByCode(db, [superAdminRole.code])).size > 0) await ensureRole(db, superAdminRole);
-    return { seededDemo: false, createdAdministrator };
+    return { seededDemo: false, createdAdministrator, recountedDays };
   }
   if (await isDatabaseEmpty(db)) {
     await seedDemo(db);
-    return { seededDemo: true, createdAdministrator: false };
+    return { seededDemo: true, createdAdministrator: false, recountedDays };
   }
   await refreshDemoRoles(db);
-  return { seededDemo: false, createdAdministrator: false };
+  return { seededDemo: false, createdAdministrator: false, recountedDays };
 }

@@ -149,6 +149,41 @@ describe('transport errors', () => {
     expect(takeSignOutReason()).toBeNull();
   });
 
+  it('a call whose token was replaced on its way (a renewal ended it) goes again with the new one', async () => {
+    setTokens('access-old', 'refresh');
+    let answerOld: () => void = () => undefined;
+    const adapter = serve((config) => {
+      if (config.headers.get('Authorization') === 'Bearer access-new') return ok({ rows: 3 });
+      // The old token's answer comes after the renewal stored the new pair.
+      return new Promise((resolve) => {
+        answerOld = () =>
+          resolve({ status: 401, data: { code: 401, msg: messages.unauthorized, data: null } });
+      });
+    });
+    const call = api.get('/api/x/page');
+    await flush();
+    setTokens('access-new', 'refresh-new');
+    answerOld();
+    await expect(call).resolves.toEqual({ rows: 3 });
+    expect(adapter.calls.map((c) => c.headers.get('Authorization'))).toEqual([
+      'Bearer access-old',
+      'Bearer access-new',
+    ]);
+    expect(navigate).not.toHaveBeenCalled();
+    expect(Cookies.get('access_token')).toBe('access-new');
+  });
+
+  it('a call refused with the current token is not sent again: 401 signs out', async () => {
+    setTokens('access', 'refresh');
+    const adapter = serve(() => ({
+      status: 401,
+      data: { code: 401, msg: messages.unauthorized, data: null },
+    }));
+    await expect(api.get('/api/x/page')).rejects.toMatchObject({ code: 401 });
+    expect(adapter.calls).toHaveLength(1);
+    expect(navigate).toHaveBeenCalledTimes(1);
+  });
+
   it('on 401 while on a login page stays there', async () => {
     visit('/login?url=%2F');
     serve(() => ({ status: 401, data: { code: 401, msg: messages.unauthorized, data: null } }));

@@ -46,6 +46,8 @@ declare module 'axios' {
     isRefresh?: boolean;
     /** A file download answering the whole response, whose headers name the file. */
     wholeResponse?: boolean;
+    /** Sent again once because its token was replaced while it was on its way. */
+    resentWithNewToken?: boolean;
   }
 }
 
@@ -212,6 +214,13 @@ function onError(error: unknown) {
   // The refresh call's own failure is handled by refreshTokens().
   if (config?.isRefresh) return Promise.reject(new RequestError(serverText ?? error.message, code, status));
 
+  if ((status === 401 || status === 424) && config && tokenReplacedSince(config)) {
+    // A renewal (of this tab or another) replaced the token while this call was on its way, and the
+    // server ended the old one: nothing was done, so the call goes again, once, with the new token.
+    config.resentWithNewToken = true;
+    return request(config);
+  }
+
   if (status === 401) {
     keepOpenForms();
     const address = currentAddress();
@@ -229,6 +238,12 @@ function onError(error: unknown) {
   const text = serverText ?? transportText(error);
   toastError(text);
   return Promise.reject(new RequestError(text, code, status, body?.data));
+}
+
+/** Whether the session now holds another access token than the one `config` was sent with. */
+function tokenReplacedSince(config: InternalAxiosRequestConfig): boolean {
+  const token = getAccessToken();
+  return !config.resentWithNewToken && !!token && config.headers.get('Authorization') !== `Bearer ${token}`;
 }
 
 /**

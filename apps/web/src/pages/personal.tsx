@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { App, Button, Card, Descriptions, Form, Input, Space, Tag } from 'antd';
 import { KeyOutlined, SaveOutlined } from '@ant-design/icons';
-import { endpoints, type UserInfo } from '@cowork/contract';
+import { businessTimeZoneName, endpoints, type UserInfo } from '@cowork/contract';
 import { Upload } from '../components/Upload.tsx';
 import { UserAvatar } from '../layout/Header.tsx';
 import { events } from '../lib/events.ts';
@@ -67,7 +67,7 @@ export default function PersonalPage() {
                 ? user.roleNames.map((role) => <Tag key={role}>{role}</Tag>)
                 : '暂无角色',
             },
-            { key: 'time', label: '当前时间（北京时间）', children: formatTime(new Date()) },
+            { key: 'time', label: `当前时间（${businessTimeZoneName()}）`, children: formatTime(new Date()) },
           ]}
         />
         <Button type="primary" icon={<KeyOutlined />} style={{ marginTop: 24 }} onClick={openPasswordModal}>

@@ -1,6 +1,6 @@
 /**
  * 企业会议卡 (company-card): a company's meeting-card balance its listed staff spend on meeting
- * rooms and venues, each at most `monthlyCapFen` a month (Beijing calendar month) when set.
+ * rooms and venues, each at most `monthlyCapFen` a month (calendar month of the business time zone) when set.
  * - `POST save-update` creates (no id) or edits; `GET page`; `GET detail/{id}` answers the card with
  *   each listed member's spending this month. `cardNo` is generated; `balanceFen` is the opening
  *   balance on creation and changes afterwards only through the ledger.
@@ -53,7 +53,7 @@ export const companyCard = defineResource({
     }),
     monthlyCapFen: field.money('每人每月限额', {
       optional: true,
-      help: '不填则不限；按自然月（北京时间）计算',
+      help: '不填则不限；按自然月计算，每月 1 日起重新累计',
     }),
     validUntil: field.datetime('有效期至', { sortable: true }),
     status: field.enumeration('状态', companyCardStatusOptions),
@@ -121,7 +121,7 @@ export const payingCardOption = z.object({
   /** The meeting card's product, or the company for a company card. */
   productName: z.string(),
   balanceFen: z.number().int(),
-  /** ISO 8601, Beijing time. */
+  /** ISO 8601 with the business time zone's offset. */
   validTo: z.string(),
   /** The buildings it may pay in; null when its product is gone (no limit then, as save checks it). */
   buildingIds: z.array(z.number().int()).nullable(),

@@ -1,7 +1,7 @@
 /**
  * 首页 dashboard: today's and this month's orders, paid revenue and new members, a 30-day revenue
  * series by product type and meeting-room utilisation by building, all computed by the database in
- * one request. Days and months are those of Asia/Shanghai.
+ * one request. Days and months are those of the business time zone (time.ts).
  *
  * Which numbers a caller gets: only those of lists the caller may view. Orders and revenue of a
  * kind need the view permission of that kind's order list, new members that of the member list,
@@ -70,7 +70,7 @@ const count = z.number().int().nonnegative();
 const fen = z.number().int();
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
-/** A period as Shanghai calendar days, both ends included (the lists' date-range filter). */
+/** A period as business days, both ends included (the lists' date-range filter). */
 const period = z.object({ from: day, to: day });
 
 const kindEnum = z.enum(valuesOf(orderKindOptions));

@@ -310,7 +310,7 @@ export const orderTicketCheck = z.object({
 });
 export type OrderTicketCheck = z.infer<typeof orderTicketCheck>;
 
-/** An invoice request as page answers it (times ISO 8601 with the Shanghai offset). */
+/** An invoice request as page answers it (times ISO 8601 with the business time zone's offset). */
 export interface InvoiceRecord {
   id: number;
   orderNos: string[];

@@ -88,7 +88,7 @@ export const merchantShareOrderPaths = {
   statement: `${merchantShareOrder.base}/statement`,
 };
 
-/** 结算单 query: the merchant and the month (`2026-11`, Beijing time). */
+/** 结算单 query: the merchant and the month (`2026-11`, business time zone). */
 export const settlementQuery = z.object({
   merchantId: idOf('请选择商户'),
   month: z

@@ -5,6 +5,7 @@
  */
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, formatPercent, optionLabel } from '../resource.ts';
+import { businessDateTime } from '../time.ts';
 
 /** The product types sales are shared on (values of `siteTypeValues` in the server's schema). */
 export const siteTypeOptions = [
@@ -40,18 +41,16 @@ export const merchantShare = defineResource({
   defaultSort: { field: 'effectiveFrom', order: 'descend' },
 });
 
-const SHANGHAI_OFFSET_MS = 8 * 60 * 60 * 1000;
-
-/** A moment as the day in Shanghai (`2026-01-01`), with the time when it is not midnight. */
-function shanghaiMoment(value: string | Date): string {
-  const [day, time] = new Date(new Date(value).getTime() + SHANGHAI_OFFSET_MS).toISOString().split('T');
+/** A moment as its business day (`2026-01-01`), with the time when it is not midnight. */
+function businessMoment(value: string | Date): string {
+  const [day, time] = businessDateTime(value).split(' ');
   const hhmm = time.slice(0, 5);
   return hhmm === '00:00' ? day : `${day} ${hhmm}`;
 }
 
 /** `2026-01-01 起长期有效` or `2025-01-01 至 2026-01-01` (the end exclusive). */
 export function shareWindowText(from: string | Date, to: string | Date | null | undefined): string {
-  return to ? `${shanghaiMoment(from)} 至 ${shanghaiMoment(to)}` : `${shanghaiMoment(from)} 起长期有效`;
+  return to ? `${businessMoment(from)} 至 ${businessMoment(to)}` : `${businessMoment(from)} 起长期有效`;
 }
 
 /** `#4（会议室 15.00%，2026-01-01 起长期有效）`: how a rule is named in messages. */

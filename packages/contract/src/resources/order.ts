@@ -355,9 +355,9 @@ const calendarDay = (label: string) =>
   z
     .string({ error: `请选择${label}` })
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${label}格式不正确，请选择日期`)
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00+08:00`)), `${label}不是有效的日期`);
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), `${label}不是有效的日期`);
 
-/** The query of `{base}/calendar`: one building, from one Beijing day to another (inclusive). */
+/** The query of `{base}/calendar`: one building, from one business day to another (inclusive). */
 export const calendarQuery = z
   .object({ buildingId: positiveId('楼宇'), from: calendarDay('开始日期'), to: calendarDay('结束日期') })
   .refine((q) => q.to >= q.from, { path: ['to'], message: '结束日期不能早于开始日期' })
@@ -372,7 +372,7 @@ export const calendarBooking = z.object({
   id: z.number().int(),
   orderNo: z.string(),
   productId: z.number().int(),
-  /** ISO 8601, Beijing time. */
+  /** ISO 8601 with the business time zone's offset. */
   startAt: z.string(),
   endAt: z.string(),
   status: z.string(),
@@ -390,7 +390,7 @@ export const cardActivityOption = z.object({
   discountPriceFen: z.number().int(),
   remaining: z.number().int(),
   limitPerUser: z.number().int(),
-  /** ISO 8601, Beijing time. */
+  /** ISO 8601 with the business time zone's offset. */
   endAt: z.string(),
 });
 export type CardActivityOption = z.infer<typeof cardActivityOption>;
@@ -445,7 +445,7 @@ export const orderDetail = recordSchema(userCardOrder).extend({
   cardBookings: z.array(cardBooking).nullish(),
 });
 
-/** An order as page answers it (times ISO 8601 with the Shanghai offset). */
+/** An order as page answers it (times ISO 8601 with the business time zone's offset). */
 export interface OrderRecord {
   id: number;
   orderNo: string;

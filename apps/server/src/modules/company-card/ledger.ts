@@ -7,6 +7,7 @@
  */
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import { businessTimeZone } from '@cowork/contract';
 import {
   companyCardMessages as messages,
   type PayingCardOption,
@@ -19,8 +20,11 @@ import { toIso } from '../../lib/time.ts';
 type Card = typeof companyCards.$inferSelect;
 type LedgerRow = Omit<typeof companyCardLedger.$inferInsert, 'id' | 'at'>;
 
-/** The start of this calendar month in Beijing, as SQL. */
-const monthStart = sql`(date_trunc('month', now() at time zone 'Asia/Shanghai') at time zone 'Asia/Shanghai')`;
+/** The start of this calendar month in the business time zone, as SQL. */
+const monthStart = () => {
+  const zone = sql`${businessTimeZone()}::text`;
+  return sql`(date_trunc('month', now() at time zone ${zone}) at time zone ${zone})`;
+};
 
 /** A company card's number, made from its id: QY and 8 digits. */
 export const companyCardNo = (id: number) => `QY${String(id).padStart(8, '0')}`;
@@ -47,7 +51,7 @@ export async function spentThisMonth(tx: Executor, cardId: number, phones: reado
         eq(orders.companyCardId, cardId),
         inArray(orders.memberPhone, [...phones]),
         inArray(orders.status, ['paid', 'used']),
-        sql`${orders.paidAt} >= ${monthStart}`,
+        sql`${orders.paidAt} >= ${monthStart()}`,
       ),
     )
     .groupBy(orders.memberPhone);

@@ -2,9 +2,10 @@
  * 首页 dashboard: `GET dashboard/summary`, every number an aggregate the database computes (a few
  * GROUP BY / FILTER queries run together; no order or member rows reach Node).
  *
- * Periods are Shanghai calendar days: `bounds` takes now() in Asia/Shanghai and turns the local
- * midnights of today, tomorrow, this month and next month back into instants, so the day and month
- * edges are the same ones the lists use for a date filter (a date means that day in Shanghai).
+ * Periods are days of the business time zone (contract time.ts): `bounds` takes now() in that zone
+ * and turns the local midnights of today, tomorrow, this month and next month back into instants, so
+ * the day and month edges are the same ones the lists use for a date filter (a date means that day
+ * in the business zone).
  *
  * Access: any signed-in user may call it (the home page is everyone's), and each block is computed
  * only from lists the caller may view: a kind's orders and revenue need that kind's order-list view
@@ -17,6 +18,7 @@
  * subtracted from the day it happened; it takes the order out of the day it was paid.
  */
 import { sql } from 'drizzle-orm';
+import { businessTimeZone } from '@cowork/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   dashboardEndpoints,
@@ -39,19 +41,22 @@ const SERIES_DAYS = 30;
 /** From the first day of the series to today (a constant, written into the SQL). */
 const seriesSpan = sql.raw(`interval '${SERIES_DAYS - 1} days'`);
 
-/** Local (Shanghai) midnights and the instants they are, for today and this calendar month. */
-const bounds = sql`bounds as (
+/** Local midnights (business time zone) and the instants they are, for today and this month. */
+const bounds = () => {
+  const zone = sql`${businessTimeZone()}::text`;
+  return sql`bounds as (
   select local_day, local_month,
-    local_day at time zone 'Asia/Shanghai' as day_start,
-    (local_day + interval '1 day') at time zone 'Asia/Shanghai' as day_end,
-    local_month at time zone 'Asia/Shanghai' as month_start,
-    (local_month + interval '1 month') at time zone 'Asia/Shanghai' as month_end,
+    local_day at time zone ${zone} as day_start,
+    (local_day + interval '1 day') at time zone ${zone} as day_end,
+    local_month at time zone ${zone} as month_start,
+    (local_month + interval '1 month') at time zone ${zone} as month_end,
     extract(day from local_month + interval '1 month' - interval '1 day')::int as month_days
   from (
-    select date_trunc('day', now() at time zone 'Asia/Shanghai') as local_day,
-      date_trunc('month', now() at time zone 'Asia/Shanghai') as local_month
+    select date_trunc('day', now() at time zone ${zone}) as local_day,
+      date_trunc('month', now() at time zone ${zone}) as local_month
   ) clock
 )`;
+};
 
 /** The statuses whose paid_fen is revenue, as an SQL list. */
 const revenueStatuses = sql.join(
@@ -75,7 +80,7 @@ type Row = Record<string, unknown>;
 async function periods(db: Database, withMembers: boolean) {
   const [row] = await rowsOf<Row>(
     db,
-    sql`with ${bounds}
+    sql`with ${bounds()}
       select to_char(local_day, 'YYYY-MM-DD') as today,
         to_char(local_month, 'YYYY-MM-DD') as month_from,
         to_char(local_month + interval '1 month' - interval '1 day', 'YYYY-MM-DD') as month_to,
@@ -105,7 +110,7 @@ type LeadCounts = DashboardSummary['leads']['site'];
 async function leadsCreated(db: Database, table: typeof csrCapitalSites | typeof csrCapitalWebsites) {
   const [row] = await rowsOf<Row>(
     db,
-    sql`with ${bounds}
+    sql`with ${bounds()}
       select count(*) filter (where l.created_at >= b.day_start and l.created_at < b.day_end) as today,
         count(*) as month
       from ${table} l cross join bounds b
@@ -129,7 +134,7 @@ async function ordersAndRevenue(
       ? Promise.resolve([])
       : rowsOf<Row>(
           db,
-          sql`with ${bounds}, ${kindsRelation(kinds)}
+          sql`with ${bounds()}, ${kindsRelation(kinds)}
             select t.kind,
               coalesce(sum(t.created_count) filter (where t.day = b.local_day::date), 0) as today_count,
               sum(t.created_count) as month_count
@@ -140,7 +145,7 @@ async function ordersAndRevenue(
         ),
     rowsOf<Row>(
       db,
-      sql`with ${bounds}, ${kindsRelation(kinds)},
+      sql`with ${bounds()}, ${kindsRelation(kinds)},
         first as (select least(local_day - ${seriesSpan}, local_month) as day from bounds),
         days as (
           select generate_series(f.day, b.local_day, interval '1 day') as day from first f cross join bounds b
@@ -192,7 +197,7 @@ async function ordersAndRevenue(
 async function utilisationByBuilding(db: Database): Promise<NonNullable<DashboardSummary['utilisation']>> {
   const rows = await rowsOf<Row>(
     db,
-    sql`with ${bounds},
+    sql`with ${bounds()},
       rooms as (
         select s.id, s.building_id,
           (extract(epoch from (s.close_time::time - s.open_time::time)) / 60)::int as open_minutes
@@ -257,11 +262,11 @@ async function deviceCounts(db: Database) {
   return { online: Number(row.online), offline: Number(row.offline) };
 }
 
-/** Today's door events (Shanghai day), by result: what 开门记录 shows filtered to today. */
+/** Today's door events (business day), by result: what 开门记录 shows filtered to today. */
 async function doorEventsToday(db: Database) {
   const [row] = await rowsOf<Row>(
     db,
-    sql`with ${bounds}
+    sql`with ${bounds()}
       select count(*) filter (where l.result = 'success') as success,
         count(*) filter (where l.result = 'denied') as denied
       from bounds b join device_open_logs l on l.at >= b.day_start and l.at < b.day_end`,

@@ -59,7 +59,7 @@ import {
 } from '../../lib/http.ts';
 import { textOf } from '../../lib/unknown.ts';
 import { parseTimeBound, toIso } from '../../lib/time.ts';
-import { tableBatches, sendExcel, shanghaiTime, type ExcelColumn } from '../../lib/excel-export.ts';
+import { tableBatches, sendExcel, businessTime, type ExcelColumn } from '../../lib/excel-export.ts';
 import { deviceRecord, deviceRecords, pageParams } from './records.ts';
 import { currentUser } from '../../plugins/auth.ts';
 
@@ -111,7 +111,7 @@ const timeBound = (label: string) =>
     );
 
 const openLogColumns: ExcelColumn<typeof deviceOpenLogs.$inferSelect>[] = [
-  { header: '时间', value: (r) => shanghaiTime(r.at), width: 20 },
+  { header: '时间', value: (r) => businessTime(r.at), width: 20 },
   { header: '设备', value: (r) => r.deviceName ?? '（已注销）', width: 18 },
   { header: '序列号', value: (r) => r.sn, width: 18 },
   { header: '方式', value: (r) => openMethodLabels[r.method], width: 10 },

@@ -342,7 +342,7 @@ const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          '商户月度结算单 as Excel: one merchant’s paid orders of one month (Beijing time), rule, share and total',
+          '商户月度结算单 as Excel: one merchant’s paid orders of one month (business time zone), rule, share and total',
         querystring: settlementQuery,
       },
     },
@@ -354,14 +354,9 @@ const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(eq(merchants.id, merchantId));
       if (!merchant) throw badRequest(fieldInvalid('商户', '所选商户不存在或已被删除，请刷新后重新选择'));
       const [year, monthNo] = month.split('-').map(Number);
-      const next = monthNo === 12 ? `${year + 1}-01` : `${year}-${String(monthNo + 1).padStart(2, '0')}`;
-      // The month's days in Beijing time: from its first day to the day before the next month's first.
-      const lastDay = new Date(Date.parse(`${next}-01T00:00:00+08:00`) - 1);
-      const filters: Filters = {
-        merchantId,
-        paidAtFrom: `${month}-01`,
-        paidAtTo: toIso(lastDay).slice(0, 10),
-      };
+      // The month's days (business time zone): from its first to its last, each whole.
+      const lastDay = new Date(Date.UTC(year, monthNo, 0)).toISOString().slice(0, 10);
+      const filters: Filters = { merchantId, paidAtFrom: `${month}-01`, paidAtTo: lastDay };
       return sendExcel(reply, {
         title: `${month} 结算单`,
         fileName: `分账结算单-${merchant.name}-${month}.xlsx`,

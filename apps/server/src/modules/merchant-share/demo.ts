@@ -2,12 +2,13 @@
  * Demo 分账规则 of the three published merchants. 氪空间联合办公's office seats had 12.00 % in
  * 2025 and 15.00 % from 2026 on: two windows that follow each other without overlapping.
  */
+import { businessInstant } from '@cowork/contract';
 import type { Executor } from '../../db/client.ts';
 import { merchantShares, merchants, type siteTypeValues } from '../../db/schema.ts';
 
 export const after = ['merchant'];
 
-const at = (day: string) => new Date(`${day}T00:00:00+08:00`);
+const at = (day: string) => businessInstant(day);
 
 // [merchant, product type, basis points, from, to (exclusive) or null]
 const rules: [string, (typeof siteTypeValues)[number], number, string, string | null][] = [

@@ -1,6 +1,6 @@
 /**
- * The rules of a room booking (会议室、活动场地): inside the room's opening hours on one Shanghai
- * day, on the quarter hour, at least the room's shortest booking, never in the past, and never
+ * The rules of a room booking (会议室、活动场地): inside the room's opening hours on one business
+ * day (contract time.ts), on the quarter hour, at least the room's shortest booking, never in the past, and never
  * overlapping another live booking of the same room. And the meeting card that may pay for it:
  * one guarded UPDATE deducts its balance, a refund of the booking restores it.
  *
@@ -9,7 +9,14 @@
  * single UPDATEs whose WHERE re-checks it, so it never goes below zero (orders_balance_check backs it).
  */
 import { and, asc, desc, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
-import { fieldInvalid, formatYuan, maskPhone } from '@cowork/contract';
+import {
+  businessDateTime,
+  businessInstant,
+  fieldInvalid,
+  formatYuan,
+  maskPhone,
+  nextDay,
+} from '@cowork/contract';
 import { BOOKING_STEP_MINUTES } from '@cowork/contract/resources/station';
 import { bookingClashMessage, orderSaveLabels, type CalendarBooking } from '@cowork/contract/resources/order';
 import type { Executor } from '../../db/client.ts';
@@ -26,25 +33,20 @@ type Station = typeof officeStations.$inferSelect;
 /** Statuses holding a room's time: a pending booking keeps its slot until it is cancelled. */
 export const liveBookingStatuses = ['pending', 'paid', 'used'] as const;
 
-const SHANGHAI_OFFSET_MS = 8 * 60 * 60 * 1000;
 const MINUTE_MS = 60_000;
 
-/** 'YYYY-MM-DD HH:mm' in Shanghai. */
-const shanghai = (at: Date) =>
-  new Date(at.getTime() + SHANGHAI_OFFSET_MS).toISOString().slice(0, 16).replace('T', ' ');
+/** 'YYYY-MM-DD HH:mm' in the business time zone. */
+const wallClock = (at: Date) => businessDateTime(at).slice(0, 16);
 
 /** `2026-11-22 10:00–12:00` (the end's day is named only when it differs). */
 export function bookingTimes(startAt: Date, endAt: Date): string {
-  const [start, end] = [shanghai(startAt), shanghai(endAt)];
+  const [start, end] = [wallClock(startAt), wallClock(endAt)];
   return `${start}–${end.slice(0, 10) === start.slice(0, 10) ? end.slice(11) : end}`;
 }
 
-/** Minutes from Shanghai midnight of `at`'s day. */
-const minuteOfDay = (at: Date) => {
-  const local = new Date(at.getTime() + SHANGHAI_OFFSET_MS);
-  return local.getUTCHours() * 60 + local.getUTCMinutes();
-};
+/** Minutes of a wall-clock 'HH:mm' from midnight: a booking's hours compare with the room's so. */
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+const minuteOfDay = (at: Date) => minutesOf(wallClock(at).slice(11));
 
 /**
  * Locks the room's row for the rest of the transaction and answers it (404-like 400 when missing),
@@ -101,7 +103,7 @@ export function checkBookingTimes(station: Station, startAt: Date, endAt: Date, 
       ),
     );
   }
-  const sameDay = shanghai(startAt).slice(0, 10) === shanghai(endAt).slice(0, 10);
+  const sameDay = wallClock(startAt).slice(0, 10) === wallClock(endAt).slice(0, 10);
   const hours = `${station.openTime}–${station.closeTime}`;
   if (
     !sameDay ||
@@ -191,15 +193,15 @@ export async function restoreCard(tx: Executor, cardOrderId: number, amountFen: 
 
 /**
  * The live bookings (pending, paid, used) of a building's rooms of one kind that overlap the
- * Beijing days from–to, earliest first: what the booking calendar draws as busy.
+ * business days from–to, earliest first: what the booking calendar draws as busy.
  */
 export async function calendarBookings(
   db: Executor,
   kind: BookingKind,
   range: { buildingId: number; from: string; to: string },
 ): Promise<CalendarBooking[]> {
-  const start = new Date(`${range.from}T00:00:00+08:00`);
-  const end = new Date(Date.parse(`${range.to}T00:00:00+08:00`) + 86_400_000);
+  const start = businessInstant(range.from);
+  const end = businessInstant(nextDay(range.to));
   const rows = await db
     .select({
       id: orders.id,

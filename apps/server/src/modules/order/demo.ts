@@ -13,7 +13,7 @@
 import { and, asc, eq, getTableColumns, getTableName, gt, inArray, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { OrderKind, OrderStatus, PayMethod } from '@cowork/contract/resources/order';
-import { keysOf } from '@cowork/contract';
+import { addDays, businessDateTime, businessDay, businessInstant, keysOf } from '@cowork/contract';
 import type { Executor } from '../../db/client.ts';
 import {
   activityStations,
@@ -45,7 +45,6 @@ const BATCH = 1000;
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
-const SHANGHAI = 8 * HOUR;
 const HISTORY_DAYS = 365;
 /** Bookings are made up to two weeks ahead, so some start after today. */
 const AHEAD_DAYS = 14;
@@ -84,17 +83,21 @@ const tools = (random: Random) => ({
   chance: (p: number) => random() < p,
 });
 
-/** Midnight in Shanghai of the day holding `at`. */
-const shanghaiDayStart = (at: number) => Math.floor((at + SHANGHAI) / DAY) * DAY - SHANGHAI;
+/** The business day (contract time.ts) holding `at`. */
+const dayOf = (at: number) => businessDay(new Date(at));
 const minutesOf = (hhmm: string) => {
   const [h, m] = hhmm.split(':').map(Number);
   return h * 60 + m;
 };
-/** `at` plus whole calendar months, counted in Shanghai. */
+/** The instant `minutes` after midnight of a business day. */
+const atMinute = (day: string, minutes: number) =>
+  businessInstant(day, new Date(minutes * MINUTE).toISOString().slice(11, 16)).getTime();
+/** `at` plus whole calendar months, counted in the business time zone. */
 function addMonths(at: number, months: number) {
-  const d = new Date(at + SHANGHAI);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  return d.getTime() - SHANGHAI;
+  const [day, time] = businessDateTime(new Date(at)).split(' ');
+  const moved = new Date(`${day}T00:00:00Z`);
+  moved.setUTCMonth(moved.getUTCMonth() + months);
+  return businessInstant(moved.toISOString().slice(0, 10), time).getTime();
 }
 
 /**
@@ -497,7 +500,7 @@ export async function addDemoOrders(
   }
 
   // From the second whole day of the year, so every booking was made (and paid) before it starts.
-  const firstDay = shanghaiDayStart(historyStart) + 2 * DAY;
+  const firstDay = addDays(dayOf(historyStart), 2);
   const days = HISTORY_DAYS + AHEAD_DAYS - 1;
   for (const bookingKind of ['office-station', 'activity-station'] as const) {
     const rooms = c.rooms.filter((r) => r.kind === bookingKind);
@@ -517,7 +520,7 @@ export async function addDemoOrders(
       const snapshot = stationSnapshot(room, buildingName(room.buildingId));
       for (let day = 0; day < days; day++) {
         const k = Math.min(perDay[day], perDayCapacity);
-        const dayStart = firstDay + day * DAY;
+        const dayText = addDays(firstDay, day);
         let cursor = open;
         for (let i = 0; i < k; i++) {
           // Leave room for the bookings still to place this day.
@@ -528,8 +531,8 @@ export async function addDemoOrders(
           const extra = bookingKind === 'activity-station' ? 8 : 4;
           const end = start + minimum + 30 * int(0, Math.min(extra, Math.floor((longest - minimum) / 30)));
           cursor = end;
-          const startAt = dayStart + start * MINUTE;
-          const endAt = dayStart + end * MINUTE;
+          const startAt = atMinute(dayText, start);
+          const endAt = atMinute(dayText, end);
           if (busy.some(([s, e]) => s < endAt && startAt < e)) continue;
           drafts.push(booking(bookingKind, room, snapshot, startAt, endAt));
         }
@@ -666,7 +669,7 @@ export async function addDemoOrders(
       const quantity = seat.unit === 'day' ? int(1, 5) : int(1, 3);
       const paidAt = createdAt + int(1, 15) * MINUTE;
       // The period starts on a later day than the payment.
-      const startAt = shanghaiDayStart(paidAt) + int(1, 7) * DAY;
+      const startAt = atMinute(addDays(dayOf(paidAt), int(1, 7)), 0);
       const endAt = seat.unit === 'day' ? startAt + quantity * DAY : addMonths(startAt, quantity);
       const future = startAt > now;
       const status = settledStatus(

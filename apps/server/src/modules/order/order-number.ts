@@ -1,17 +1,16 @@
 /**
- * Order numbers: the kind's prefix, the Shanghai date of the order and its id, at least six digits
+ * Order numbers: the kind's prefix, the business day of the order (contract time.ts) and its id, at least six digits
  * (UC20261121000123). The id is taken from the table's sequence before the insert, so the number
  * is unique without a retry loop and readable at a glance.
  */
 import { sql } from 'drizzle-orm';
+import { businessDay } from '@cowork/contract';
 import { orderKindOptions, type OrderKind } from '@cowork/contract/resources/order';
 import { rowsOf, type Executor } from '../../db/client.ts';
 
-const SHANGHAI_OFFSET_MS = 8 * 60 * 60 * 1000;
-
 export function formatOrderNo(kind: OrderKind, id: number, at: Date): string {
   const prefix = orderKindOptions.find((o) => o.value === kind)!.prefix;
-  const day = new Date(at.getTime() + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10).replaceAll('-', '');
+  const day = businessDay(at).replaceAll('-', '');
   return `${prefix}${day}${String(id).padStart(6, '0')}`;
 }
 

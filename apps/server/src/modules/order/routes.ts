@@ -39,7 +39,7 @@ import { audit } from '../../lib/audit.ts';
 import { auditMove, leavesFrom, refusedMove } from '../../lib/state.ts';
 import { crudModule, exportRoute, type RowOf } from '../../lib/crud.ts';
 import { assertNotInvoiced } from '../../lib/invoice-guard.ts';
-import { labelOf, shanghaiTime, yuanColumn, type ExcelColumn } from '../../lib/excel-export.ts';
+import { labelOf, businessTime, yuanColumn, type ExcelColumn } from '../../lib/excel-export.ts';
 import { badRequest, conflict, envelope, notFound, ok, queryText } from '../../lib/http.ts';
 import { toIso, toIsoOrNull, withIsoTimes } from '../../lib/time.ts';
 import { actorOf, creditCompanyCard } from '../company-card/ledger.ts';
@@ -123,8 +123,8 @@ function exportColumns(resource: OrderResource): ExcelColumn<Order>[] {
     // Bookings have their period as one 预订时段 column below.
     ...(listed('startAt') && !resource.booking
       ? [
-          { header: '开始时间', value: (o: Order) => shanghaiTime(o.startAt), width: 20 },
-          { header: '结束时间', value: (o: Order) => shanghaiTime(o.endAt), width: 20 },
+          { header: '开始时间', value: (o: Order) => businessTime(o.startAt), width: 20 },
+          { header: '结束时间', value: (o: Order) => businessTime(o.endAt), width: 20 },
         ]
       : []),
     yuanColumn('订单金额(元)', (o) => o.amountFen),
@@ -142,13 +142,13 @@ function exportColumns(resource: OrderResource): ExcelColumn<Order>[] {
         ]
       : []),
     { header: '推荐人手机号', value: (o) => o.referrerPhone, width: 14 },
-    { header: '下单时间', value: (o) => shanghaiTime(o.createdAt), width: 20 },
-    { header: '支付时间', value: (o) => shanghaiTime(o.paidAt), width: 20 },
+    { header: '下单时间', value: (o) => businessTime(o.createdAt), width: 20 },
+    { header: '支付时间', value: (o) => businessTime(o.paidAt), width: 20 },
     ...(resource.card
       ? [
           { header: '卡号', value: (o: Order) => o.cardNo, width: 22 },
-          { header: '生效时间', value: (o: Order) => shanghaiTime(o.validFrom), width: 20 },
-          { header: '到期时间', value: (o: Order) => shanghaiTime(o.validTo), width: 20 },
+          { header: '生效时间', value: (o: Order) => businessTime(o.validFrom), width: 20 },
+          { header: '到期时间', value: (o: Order) => businessTime(o.validTo), width: 20 },
         ]
       : []),
     ...(resource.kind === 'team-card' ? [yuanColumn<Order>('余额(元)', (o) => o.balanceFen)] : []),

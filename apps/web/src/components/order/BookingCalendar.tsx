@@ -10,7 +10,7 @@ import { Button, Card, DatePicker, Empty, Segmented, Select, Space, Tooltip, Typ
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
-import { prefixes, type ListOption, optionLabel } from '@cowork/contract';
+import { businessDay, businessInstant, prefixes, type ListOption, optionLabel } from '@cowork/contract';
 import {
   orderPaths,
   orderStatusOptions,
@@ -26,9 +26,11 @@ const SLOT_MINUTES = 30;
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 const hhmm = (minutes: number) =>
   `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-/** Minutes from Beijing midnight of `day` to an ISO moment (negative before, past 1440 after). */
+/** Minutes from midnight (business time zone) of `day` to an ISO moment (negative before, past 1440 after). */
 const minuteOn = (day: string, iso: string) =>
-  Math.round((Date.parse(iso) - Date.parse(`${day}T00:00:00+08:00`)) / 60_000);
+  Math.round((Date.parse(iso) - businessInstant(day).getTime()) / 60_000);
+/** Today in the business time zone, as the day pickers hold it. */
+const today = () => dayjs(businessDay(new Date()));
 const statusLabel = (status: string) => optionLabel(orderStatusOptions, status);
 
 type View = 'day' | 'week';
@@ -42,7 +44,7 @@ export function BookingCalendar({
 }) {
   const paths = orderPaths(resource);
   const [view, setView] = useState<View>('day');
-  const [day, setDay] = useState<Dayjs>(() => dayjs());
+  const [day, setDay] = useState<Dayjs>(today);
   const rooms = useQuery({
     queryKey: [resource.key, 'products'],
     queryFn: () => api.get<OrderProductOption[]>(paths.products),
@@ -105,7 +107,7 @@ export function BookingCalendar({
             onClick={() => setDay(day.add(1, step))}
           />
         </Space.Compact>
-        <Button onClick={() => setDay(dayjs())}>今天</Button>
+        <Button onClick={() => setDay(today())}>今天</Button>
         <Typography.Text type="secondary">
           {view === 'day' ? '点击或拖选空闲时段即可新建预订' : '点击某天查看当天的时段'}
         </Typography.Text>

@@ -11,7 +11,15 @@ import { useEffect, useMemo } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
 import { App, Button, DatePicker, Drawer, Form, Input, Radio, Select, Space, Switch, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { formatYuan, PHONE_PATTERN, prefixes, type ListOption } from '@cowork/contract';
+import {
+  businessDay,
+  businessInstant,
+  formatYuan,
+  PHONE_PATTERN,
+  prefixes,
+  toIso,
+  type ListOption,
+} from '@cowork/contract';
 import {
   orderPaths,
   type CardActivityOption,
@@ -70,8 +78,8 @@ const timeMatches = (input: string, option?: { value?: unknown }) =>
     .replace(':', '')
     .startsWith(input.replace(/[:：\s]/g, ''));
 
-/** A Shanghai wall-clock time on a day as ISO 8601 (the console's times are Shanghai times). */
-const shanghaiIso = (day: Dayjs, time: string) => `${day.format('YYYY-MM-DD')}T${time}:00+08:00`;
+/** A wall-clock time on a day as ISO 8601 (the console's times are business time zone times). */
+const businessIso = (day: Dayjs, time: string) => toIso(businessInstant(day.format('YYYY-MM-DD'), time));
 
 /**
  * A card as 新建订单 offers it (the member's meeting cards and the company cards listing them):
@@ -186,7 +194,7 @@ export function CreateOrderDrawer({
         referrerPhone: values.referrerPhone?.trim() || undefined,
         remark: values.remark?.trim() || undefined,
         ...(resource.booking && values.day && values.from && values.to
-          ? { startAt: shanghaiIso(values.day, values.from), endAt: shanghaiIso(values.day, values.to) }
+          ? { startAt: businessIso(values.day, values.from), endAt: businessIso(values.day, values.to) }
           : {}),
       });
     },
@@ -296,7 +304,7 @@ export function CreateOrderDrawer({
             <Form.Item name="day" label="预订日期" rules={[{ required: true, message: '请选择预订日期' }]}>
               <DatePicker
                 style={{ width: '100%' }}
-                disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
+                disabledDate={(d) => d.isBefore(dayjs(businessDay(new Date())))}
                 placeholder="请选择预订日期"
               />
             </Form.Item>

@@ -202,7 +202,7 @@ function ReferrerDialog({
   );
 }
 
-/** `2026-11-22 10:00–12:00` in Shanghai (the end's day named only when it differs). */
+/** `2026-11-22 10:00–12:00` in the business time zone (the end's day named only when it differs). */
 export function bookingPeriod(startAt: unknown, endAt: unknown): string {
   if (typeof startAt !== 'string' || typeof endAt !== 'string') return '—';
   const [start, end] = [formatTime(startAt), formatTime(endAt)];

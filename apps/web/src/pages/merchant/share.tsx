@@ -9,7 +9,7 @@ import { Alert, App, Button, DatePicker, Form, Modal, Select, Space, Statistic, 
 import { FileTextOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
-import { cleanPayload, formatYuan, type Option } from '@cowork/contract';
+import { businessDay, businessTimeZoneName, cleanPayload, formatYuan, type Option } from '@cowork/contract';
 import {
   merchantShareOrder,
   merchantShareOrderPaths as paths,
@@ -93,7 +93,7 @@ function SettlementButton() {
         <Form
           form={form}
           layout="vertical"
-          initialValues={{ month: dayjs().subtract(1, 'month') }}
+          initialValues={{ month: dayjs(businessDay(new Date())).subtract(1, 'month') }}
           onFinish={(values) => download.mutate(values as { merchantId: number; month: Dayjs })}
         >
           <Form.Item name="merchantId" label="商户" rules={[{ required: true, message: '请选择商户' }]}>
@@ -108,7 +108,8 @@ function SettlementButton() {
             <DatePicker picker="month" style={{ width: '100%' }} />
           </Form.Item>
           <Typography.Text type="secondary">
-            结算单列出该商户当月（北京时间）每笔已支付或已使用的订单、支付时有效的分账规则、分账金额与合计，合计与本页筛选该商户、该月时的合计一致。
+            结算单列出该商户当月（{businessTimeZoneName()}
+            ）每笔已支付或已使用的订单、支付时有效的分账规则、分账金额与合计，合计与本页筛选该商户、该月时的合计一致。
           </Typography.Text>
         </Form>
       </Modal>
