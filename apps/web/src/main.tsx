@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
-import { adoptBusinessTimeZone } from './lib/format.ts';
+import { adoptBusinessTimeZone } from './lib/business-time-zone.ts';
 import { setNavigation } from './lib/navigation.ts';
 import { setToast } from './lib/request.ts';
 import { installLogoutListener } from './lib/session.ts';

@@ -10,7 +10,7 @@
 import { PassThrough } from 'node:stream';
 import { and, desc, lt, type InferSelectModel, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { businessDateTime, businessDay, optionLabel, type ResourceDef } from '@cowork/contract';
 import type { Database } from '../db/client.ts';
@@ -167,13 +167,20 @@ const drainedOrClosed = (output: PassThrough) =>
     output.on('close', done);
   });
 
+/**
+ * exceljs, loaded at the first spreadsheet rather than at start: most processes serve lists far
+ * more often than files, and it is one of the largest modules (about 25 MB of a process's memory).
+ */
+export const loadExcelJS = async (): Promise<typeof ExcelJS> => (await import('exceljs')).default;
+
 /** Writes the workbook into `output`, waiting for the reader whenever it falls behind. */
 export async function writeExcel<R>(
   output: PassThrough,
   options: { sheetName: string; columns: ExcelColumn<R>[]; rows: AsyncIterable<R[]> },
 ): Promise<void> {
+  const { stream } = await loadExcelJS();
   // No shared strings table: it would keep every distinct text in memory until the end.
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const workbook = new stream.xlsx.WorkbookWriter({
     stream: output,
     useStyles: true,
     useSharedStrings: false,

@@ -13,7 +13,7 @@
  *   app.register(excelImportRoutes({ ...options, example: { code: 'A区-01', … } }));
  */
 import multipart from '@fastify/multipart';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { and, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
@@ -40,6 +40,7 @@ import {
 import type { Executor } from '../db/client.ts';
 import { auditMany } from './audit.ts';
 import { asRows, loosen, type CrudOptions, type ResourceTable } from './crud.ts';
+import { loadExcelJS } from './excel-export.ts';
 import { AppError, badRequest, envelope, errorEnvelope, ok } from './http.ts';
 import { readSheetRows, XlsxLimitError, XlsxNoSheetError } from './read-sheet-rows.ts';
 import { propertyOf, recordOf, textOf } from './unknown.ts';
@@ -261,7 +262,7 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
   /** The template: header row, an example row, and a 说明 sheet with the allowed values. */
   async function template(request: FastifyRequest): Promise<Buffer> {
     const choices = await lookups(request);
-    const workbook = new ExcelJS.Workbook();
+    const workbook = new (await loadExcelJS()).Workbook();
     const sheet = workbook.addWorksheet(resource.label);
     sheet.columns = columns.map((c) => ({
       header: c.header,

@@ -22,8 +22,9 @@
 import path from 'node:path';
 import { Readable, Transform, pipeline, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
+import { loadExcelJS } from './excel-export.ts';
 
 export interface SheetLimits {
   /** Bytes all the parts read may inflate to, together. */
@@ -158,7 +159,7 @@ export async function* readSheetRows(data: Buffer, limits: SheetLimits): AsyncGe
       return guard;
     };
 
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), {
+    const reader = new (await loadExcelJS()).stream.xlsx.WorkbookReader(Readable.from([]), {
       worksheets: 'emit',
       // Emitted one by one so each is checked as it is read; kept below for the sheet's cells.
       sharedStrings: 'emit',

@@ -1,13 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import { businessTimeZone, DEFAULT_BUSINESS_TIME_ZONE, setBusinessTimeZone } from '@cowork/contract';
-import {
-  adoptBusinessTimeZone,
-  dayRangeToIso,
-  formatTime,
-  fromBusinessTime,
-  toBusinessTime,
-} from './format.ts';
+import { adoptBusinessTimeZone } from './business-time-zone.ts';
+import { dayRangeToIso, formatTime, fromBusinessTime, toBusinessTime } from './format.ts';
 
 afterEach(() => setBusinessTimeZone(DEFAULT_BUSINESS_TIME_ZONE));
 

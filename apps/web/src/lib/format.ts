@@ -1,19 +1,13 @@
 import dayjs, { type Dayjs } from 'dayjs';
-import { businessTimeZone, isTimeZone, setBusinessTimeZone } from '@cowork/contract';
+import { businessTimeZone } from '@cowork/contract';
 import utc from 'dayjs/plugin/utc';
 import timezone from 'dayjs/plugin/timezone';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
 
-/**
- * Times are shown in the business time zone whatever the browser's (contract time.ts): the server
- * names it in the page (`business-time-zone` meta tag), read once before the console draws.
- */
-export function adoptBusinessTimeZone(page: Pick<Document, 'querySelector'> = document) {
-  const zone = page.querySelector<HTMLMetaElement>('meta[name="business-time-zone"]')?.content;
-  if (zone && isTimeZone(zone)) setBusinessTimeZone(zone);
-}
+// Times are shown in the business time zone whatever the browser's (contract time.ts; the page
+// names it: lib/business-time-zone.ts).
 
 /** `2025-01-31 09:05:00` in the business time zone, or — when there is no valid time. */
 export function formatTime(value: string | number | Date | null | undefined): string {
