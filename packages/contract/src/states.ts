@@ -22,11 +22,12 @@ interface StatusOption<S extends string = string> {
 }
 
 /**
- * A move: the statuses it may leave, the one it reaches, its button's label and its dialog's OK;
+ * A move: the status it leaves, the one it reaches, its button's label and its dialog's OK;
  * `danger` for a move that takes something back (cancel, refund, reject, void): a red button.
  */
 export interface Move<S extends string = string> {
-  from: readonly S[];
+  /** The one status it leaves: the audit entry and an order's timeline record it. */
+  from: readonly [S];
   to: S;
   label: string;
   confirm?: string;

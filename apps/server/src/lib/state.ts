@@ -1,13 +1,18 @@
 /**
  * The moves of a resource with state (the contract's `defineStates`: orders, invoices) as the server
- * makes them: one UPDATE whose condition finds the record only in a status the move may leave, so
- * of two concurrent moves one wins and the other gets the 409 naming both statuses; and the audit
- * entry of the move. A module adds what its move sets and checks (amounts, stamps, freed orders).
+ * makes them, one way for every such resource (`moveRecord`): one UPDATE whose condition finds the
+ * record only in a status the move may leave, so of two concurrent moves one wins and the other gets
+ * the 409 naming both statuses; and the audit entry of the move, in the same transaction. A module
+ * says what its move writes besides the status (stamps, amounts), what it checks (its own 409s) and
+ * what else the audit entry records.
  *
  * @example
- *   const [moved] = await tx.update(invoices).set({ status: to, … })
- *     .where(and(eq(invoices.id, id), leavesFrom(invoices.status, invoiceStates, 'issue'))).returning();
- *   if (!moved) throw refusedMove(invoiceStates, 'issue', (await load(tx, id)).status);
+ *   const moved = await moveRecord(request, tx, {
+ *     resource: 'invoice', states: invoiceStates, move: 'issue', status: invoices.status,
+ *     update: (leaving) => tx.update(invoices).set({ status: 'issued', … })
+ *       .where(and(eq(invoices.id, id), leaving)).returning().then(([row]) => row),
+ *     current: () => load(tx, id),
+ *   });
  */
 import { inArray, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
@@ -22,29 +27,50 @@ interface StatesOf<M extends string> {
   illegalMove: (from: string, to: string) => string;
 }
 
-/** The condition that holds only while the record is in a status `move` may leave. */
-export const leavesFrom = <M extends string>(column: PgColumn, states: StatesOf<M>, move: M): SQL =>
-  inArray(column, [...states.moves[move].from]);
+interface Moved {
+  id: number;
+  status: string;
+}
 
-/** The 409 of a move the record's current status does not allow. */
-export const refusedMove = <M extends string>(states: StatesOf<M>, move: M, current: string) =>
-  conflict(states.illegalMove(current, states.moves[move].to));
-
-/** Audits a move: the status it left and the one it reached, with what else the move recorded. */
-export function auditMove(
+/**
+ * Makes one move and audits it. `update` runs the module's UPDATE with `leaving` (the record is in
+ * a status the move may leave) added to its condition and answers the row it moved, if any;
+ * `current` reads the record as it is now (throwing the module's 404 when it is gone); `refusal`
+ * may name a module's own reason (an unpaid balance, an invoice) before the status refusal.
+ */
+export async function moveRecord<M extends string, R extends Moved>(
   request: FastifyRequest,
   tx: Executor,
-  entry: { resource: string; id: number; move: string; from: string; to: string; after?: object },
-) {
-  return audit(
+  move: {
+    resource: string;
+    states: StatesOf<M>;
+    move: M;
+    status: PgColumn;
+    update: (leaving: SQL) => Promise<R | undefined>;
+    current: () => Promise<R>;
+    refusal?: (current: R) => Promise<string | undefined> | string | undefined;
+    /** What the audit entry records besides the two statuses. */
+    audited?: (moved: R) => object;
+  },
+): Promise<R> {
+  const { from, to } = move.states.moves[move.move];
+  const moved = await move.update(inArray(move.status, [...from]));
+  if (!moved) {
+    const current = await move.current();
+    const own = from.includes(current.status) ? await move.refusal?.(current) : undefined;
+    throw conflict(own ?? move.states.illegalMove(current.status, to));
+  }
+  await audit(
     request,
     {
-      action: entry.move,
-      resource: entry.resource,
-      resourceId: entry.id,
-      before: { status: entry.from },
-      after: { status: entry.to, ...entry.after },
+      action: move.move,
+      resource: move.resource,
+      resourceId: moved.id,
+      // A move leaves one status (contract states.ts), so it is the one this move left.
+      before: { status: from[0] },
+      after: { status: moved.status, ...move.audited?.(moved) },
     },
     tx,
   );
+  return moved;
 }

@@ -12,8 +12,8 @@ import { blankAsNull, idOf, phoneSchema } from '../validators.ts';
 import { defineStates } from '../states.ts';
 
 /**
- * An order's statuses and the explicit moves between them: each moves an order to one status from
- * the statuses listed; `label` names the button and its dialog, `confirm` the dialog's OK button.
+ * An order's statuses and the explicit moves between them: each moves an order from one status to
+ * another; `label` names the button and its dialog, `confirm` the dialog's OK button.
  */
 export const orderStates = defineStates({
   noun: '订单',

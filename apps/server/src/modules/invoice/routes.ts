@@ -47,7 +47,7 @@ import { orderKindOptions } from '@cowork/contract/resources/order';
 import type { Executor } from '../../db/client.ts';
 import { invoices, orders, uploadedFiles } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { auditMove, leavesFrom, refusedMove } from '../../lib/state.ts';
+import { moveRecord } from '../../lib/state.ts';
 import { crudModule, exportRoute } from '../../lib/crud.ts';
 import { fieldColumns } from '../../lib/excel-export.ts';
 import { badRequest, conflict, envelope, forbidden, notFound, ok, queryText } from '../../lib/http.ts';
@@ -211,28 +211,41 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
     });
   }
 
-  /** Moves a request with one UPDATE guarded by the statuses it may leave (lib/state.ts). */
-  async function move(
+  /**
+   * Moves a request (lib/state.ts), writing `set` besides the status; `then` runs in the same
+   * transaction once the request has moved, before the audit entry that records what it answers.
+   */
+  function move(
     request: FastifyRequest,
     tx: Executor,
     id: number,
-    which: InvoiceMove | ((from: string) => InvoiceMove),
+    chosen: InvoiceMove,
     set: Partial<typeof invoices.$inferInsert>,
+    then: (moved: Invoice) => Promise<object> = async () => ({}),
   ) {
-    const existing = await load(tx, id);
-    const chosen = typeof which === 'function' ? which(existing.status) : which;
-    const [moved] = await tx
-      .update(invoices)
-      .set({
-        ...set,
-        status: invoiceStates.moves[chosen].to,
-        updatedAt: new Date(),
-        updatedBy: request.user?.id ?? null,
-      })
-      .where(and(eq(invoices.id, id), ofKind, leavesFrom(invoices.status, invoiceStates, chosen)))
-      .returning();
-    if (!moved) throw refusedMove(invoiceStates, chosen, (await load(tx, id)).status);
-    return { existing, moved, move: chosen };
+    let recorded: object = {};
+    return moveRecord(request, tx, {
+      resource: resource.key,
+      states: invoiceStates,
+      move: chosen,
+      status: invoices.status,
+      update: async (leaving) => {
+        const [moved] = await tx
+          .update(invoices)
+          .set({
+            ...set,
+            status: invoiceStates.moves[chosen].to,
+            updatedAt: new Date(),
+            updatedBy: request.user?.id ?? null,
+          })
+          .where(and(eq(invoices.id, id), ofKind, leaving))
+          .returning();
+        if (moved) recorded = await then(moved);
+        return moved;
+      },
+      current: () => load(tx, id),
+      audited: () => recorded,
+    });
   }
 
   async function issue(request: FastifyRequest, body: z.output<typeof invoiceIssueBody>) {
@@ -255,19 +268,14 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
       if (!file || file.contentType !== 'application/pdf') {
         throw badRequest(fieldInvalid('发票文件', '请通过上传按钮上传 PDF 格式的发票文件后重试'));
       }
-      const { existing, moved } = await move(request, tx, body.id, 'issue', {
-        invoiceNo: body.invoiceNo,
-        fileUrl: body.fileUrl,
-        issuedAt: new Date(),
-      });
-      await auditMove(request, tx, {
-        resource: resource.key,
-        id: moved.id,
-        move: 'issue',
-        from: existing.status,
-        to: moved.status,
-        after: { invoiceNo: moved.invoiceNo, fileUrl: moved.fileUrl },
-      });
+      const moved = await move(
+        request,
+        tx,
+        body.id,
+        'issue',
+        { invoiceNo: body.invoiceNo, fileUrl: body.fileUrl, issuedAt: new Date() },
+        async (issued) => ({ invoiceNo: issued.invoiceNo, fileUrl: issued.fileUrl }),
+      );
       return detailOf(tx, moved);
     });
   }
@@ -275,34 +283,26 @@ export function invoiceModule(resource: InvoiceResource): FastifyPluginAsyncZod 
   async function reject(request: FastifyRequest, body: z.output<typeof invoiceRejectBody>) {
     return request.server.db.transaction(async (tx) => {
       // Rejecting an issued invoice voids it (作废); a pending request is rejected (驳回).
-      const which = (from: string) => {
-        const operation = from === 'issued' ? 'void' : 'issue';
-        if (!hasPermission(currentUser(request), invoiceOperationPermission(resource, operation)))
-          throw forbidden();
-        return from === 'issued' ? 'void' : 'reject';
-      };
-      const {
-        existing,
-        moved,
-        move: made,
-      } = await move(request, tx, body.id, which, {
-        rejectReason: body.reason,
-        rejectedAt: new Date(),
-      });
-      // The orders are free to be invoiced (or refunded) again.
-      const freed = await tx
-        .update(orders)
-        .set({ invoiceId: null })
-        .where(eq(orders.invoiceId, moved.id))
-        .returning({ orderNo: orders.orderNo });
-      await auditMove(request, tx, {
-        resource: resource.key,
-        id: moved.id,
-        move: made,
-        from: existing.status,
-        to: moved.status,
-        after: { reason: body.reason, freedOrders: freed.map((o) => o.orderNo) },
-      });
+      const { status } = await load(tx, body.id);
+      const operation = status === 'issued' ? 'void' : 'issue';
+      if (!hasPermission(currentUser(request), invoiceOperationPermission(resource, operation)))
+        throw forbidden();
+      const moved = await move(
+        request,
+        tx,
+        body.id,
+        status === 'issued' ? 'void' : 'reject',
+        { rejectReason: body.reason, rejectedAt: new Date() },
+        async (rejected) => {
+          // The orders are free to be invoiced (or refunded) again.
+          const freed = await tx
+            .update(orders)
+            .set({ invoiceId: null })
+            .where(eq(orders.invoiceId, rejected.id))
+            .returning({ orderNo: orders.orderNo });
+          return { reason: body.reason, freedOrders: freed.map((o) => o.orderNo) };
+        },
+      );
       return detailOf(tx, moved);
     });
   }

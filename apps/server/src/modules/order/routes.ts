@@ -36,11 +36,11 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { orderEvents, orders, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { auditMove, leavesFrom, refusedMove } from '../../lib/state.ts';
+import { moveRecord } from '../../lib/state.ts';
 import { crudModule, exportRoute, type RowOf } from '../../lib/crud.ts';
 import { assertNotInvoiced } from '../../lib/invoice-guard.ts';
 import { labelOf, businessTime, yuanColumn, type ExcelColumn } from '../../lib/excel-export.ts';
-import { badRequest, conflict, envelope, notFound, ok, queryText } from '../../lib/http.ts';
+import { badRequest, envelope, notFound, ok, queryText } from '../../lib/http.ts';
 import { toIso, toIsoOrNull, withIsoTimes } from '../../lib/time.ts';
 import { actorOf, creditCompanyCard } from '../company-card/ledger.ts';
 import { giveBack } from './activity-sale.ts';
@@ -290,8 +290,9 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
   }
 
   /**
-   * Moves an order with one UPDATE guarded by the statuses it may leave, so of two concurrent
-   * moves only one finds the order still in such a status; the other gets the 409.
+   * Moves an order (lib/state.ts): one UPDATE guarded by the statuses it may leave and the move's
+   * own guards, so of two concurrent moves only one finds the order still movable; the other gets
+   * the 409.
    */
   async function move(request: FastifyRequest, action: OrderAction, id: number, reason: string | null) {
     const { to, from } = orderActions[action];
@@ -299,35 +300,31 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
     let movedOrder: Order | undefined;
     const answer = await request.server.db.transaction(async (tx) => {
       if (action === 'refund') await assertNotInvoiced(tx, id);
-      const [moved] = await tx
-        .update(orders)
-        .set({
-          status: to,
-          [stampOf[to]]: new Date(),
-          ...(to === 'paid' ? paySet(resource) : {}),
-          // A refunded meeting card can pay for nothing more.
-          ...(to === 'refunded' && resource.kind === 'team-card' ? { balanceFen: sql`0` } : {}),
-          updatedAt: new Date(),
-          updatedBy: request.user?.id ?? null,
-        })
-        .where(
-          and(
-            eq(orders.id, id),
-            ofKind,
-            leavesFrom(orders.status, orderStates, action),
-            ...guards.map((g) => g.where),
-          ),
-        )
-        .returning();
-      if (!moved) {
-        const current = await load(tx, id);
-        const failed = from.some((status) => status === current.status)
-          ? guards.find((g) => !g.holds(current))
-          : undefined;
-        throw failed
-          ? conflict(await failed.refusal(tx, current))
-          : refusedMove(orderStates, action, current.status);
-      }
+      const moved = await moveRecord(request, tx, {
+        resource: resource.key,
+        states: orderStates,
+        move: action,
+        status: orders.status,
+        update: async (leaving) => {
+          const [row] = await tx
+            .update(orders)
+            .set({
+              status: to,
+              [stampOf[to]]: new Date(),
+              ...(to === 'paid' ? paySet(resource) : {}),
+              // A refunded meeting card can pay for nothing more.
+              ...(to === 'refunded' && resource.kind === 'team-card' ? { balanceFen: sql`0` } : {}),
+              updatedAt: new Date(),
+              updatedBy: request.user?.id ?? null,
+            })
+            .where(and(eq(orders.id, id), ofKind, leaving, ...guards.map((g) => g.where)))
+            .returning();
+          return row;
+        },
+        current: () => load(tx, id),
+        refusal: (current) => guards.find((g) => !g.holds(current))?.refusal(tx, current),
+        audited: () => ({ reason }),
+      });
       // A booking paid from a 企业会议卡 credits the card back, as a ledger row.
       if (to === 'refunded' && moved.companyCardId !== null && moved.paidFen > 0) {
         await creditCompanyCard(tx, moved.companyCardId, {
@@ -365,21 +362,12 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
         );
       }
       // The status before this move: the only one it may leave (each action leaves one).
-      const fromStatus = from[0];
       await tx.insert(orderEvents).values({
         orderId: id,
-        fromStatus,
+        fromStatus: from[0],
         toStatus: to,
         actorId: request.user?.id ?? null,
         reason,
-      });
-      await auditMove(request, tx, {
-        resource: resource.key,
-        id,
-        move: action,
-        from: fromStatus,
-        to,
-        after: { reason },
       });
       movedOrder = moved;
       return detailOf(tx, moved);

@@ -72,9 +72,19 @@ export function usePagedQuery<T>(
   const [ownQuery, setOwnQuery] = useState<PagedQuery>({ ...DEFAULT_PAGE });
   const addressQuery = useMemo(() => queryOfAddress(searchParams), [searchParams]);
   const query = inAddress ? addressQuery : ownQuery;
+  /**
+   * The query asked for last while the address has not caught up: a navigation finishes after the
+   * route's checks, and a page turn clicked meanwhile must start from the search just made, not from
+   * the list still drawn (which would drop its filters).
+   */
+  const asked = useRef<PagedQuery | null>(null);
+  useEffect(() => {
+    asked.current = null;
+  }, [addressQuery]);
   const setQuery = (next: PagedQuery | ((q: PagedQuery) => PagedQuery)) => {
-    const value = typeof next === 'function' ? next(query) : next;
+    const value = typeof next === 'function' ? next(asked.current ?? query) : next;
     if (!inAddress) return setOwnQuery(value);
+    asked.current = value;
     // Each search or page turn is a history entry, so the browser's back returns to the list before.
     setSearchParams(addressOfQuery(value, searchParams.get('tab')));
   };
@@ -85,8 +95,8 @@ export function usePagedQuery<T>(
   });
   /** A new search from page 1, keeping the page size; empty filters are left out. */
   const search = (filters: Record<string, unknown>) =>
-    setQuery({ current: 1, size: query.size, ...cleanPayload(filters) });
-  const reset = () => setQuery({ current: 1, size: query.size });
+    setQuery((q) => ({ current: 1, size: q.size, ...cleanPayload(filters) }));
+  const reset = () => setQuery((q) => ({ current: 1, size: q.size }));
   const turnPage = (current: number, size: number) => setQuery((q) => pageMoved(q, current, size));
   const pagination: TablePaginationConfig = {
     current: page.data?.current ?? query.current,
