@@ -32,7 +32,8 @@ const wallClockFormat = (timeZone: string) =>
   });
 
 let zone = DEFAULT_BUSINESS_TIME_ZONE;
-let format = wallClockFormat(zone);
+/** Made at the first time read, not at import: the sign-in page never needs it. */
+let format: Intl.DateTimeFormat | undefined;
 /**
  * Offsets by quarter hour of UTC: zones change offset only on a quarter hour, so one lookup serves
  * every instant in it. Bounded: cleared when it grows past a few weeks of quarter hours.
@@ -43,10 +44,10 @@ const MAX_CACHED_OFFSETS = 4096;
 
 /** Makes `name` the business time zone; throws when the runtime does not know it. */
 export function setBusinessTimeZone(name: string): void {
-  if (!isTimeZone(name)) throw new RangeError(`Unknown time zone: ${name}`);
   if (name === zone) return;
+  if (!isTimeZone(name)) throw new RangeError(`Unknown time zone: ${name}`);
   zone = name;
-  format = wallClockFormat(name);
+  format = undefined;
   offsets.clear();
 }
 
@@ -62,6 +63,7 @@ export function zoneOffsetMinutes(ms: number): number {
   if (cached !== undefined) return cached;
   const at = quarter * QUARTER_HOUR_MS;
   const part: Record<string, number> = {};
+  format ??= wallClockFormat(zone);
   for (const { type, value } of format.formatToParts(at)) part[type] = Number(value);
   const wall = Date.UTC(part.year, part.month - 1, part.day, part.hour, part.minute, part.second);
   const offset = Math.round((wall - at) / 60_000);
