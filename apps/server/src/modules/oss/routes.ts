@@ -41,7 +41,7 @@ import { invoices, uploadedFiles } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { AppError, badRequest, envelope, forbidden, notFound, ok, unauthorized } from '../../lib/http.ts';
 import type { Database } from '../../db/client.ts';
-import { toIso } from '../../lib/time.ts';
+import { fileDay } from '../../lib/excel-export.ts';
 import { bearerToken, cookieToken, currentUser, hasPermission, userOfToken } from '../../plugins/auth.ts';
 import { inspectContent } from './content.ts';
 import { openStorage } from './storage.ts';
@@ -308,7 +308,7 @@ export const ossRoutes: FastifyPluginAsyncZod = async (app) => {
                 : uploadMessages[verdict.reason];
             throw badRequest(aboutFile(name, text));
           }
-          const day = toIso(new Date()).slice(0, 10).replaceAll('-', '');
+          const day = fileDay();
           checked.push({
             key: `${day}/${randomBytes(16).toString('hex')}.${extension}`,
             originalName: name,
