@@ -25,18 +25,12 @@ CREATE OR REPLACE FUNCTION order_day_totals_statement(changed text) RETURNS text
       SET created_count = t.created_count + excluded.created_count, paid_fen = t.paid_fen + excluded.paid_fen
   $sql$, changed)
 $$ LANGUAGE sql IMMUTABLE;--> statement-breakpoint
--- Counts every total again from the orders, in business_calendar's zone: run by the server when the
--- zone changed (seed/business-calendar.ts), in the transaction that changed it.
+-- Counts every total again from the orders, in business_calendar's zone, through the same statement
+-- the triggers run (every order added once): run by the server when the zone changed
+-- (seed/business-calendar.ts), in the transaction that changed it.
 CREATE OR REPLACE FUNCTION order_day_totals_rebuild() RETURNS void AS $$
+BEGIN
   DELETE FROM order_day_totals;
-  INSERT INTO order_day_totals (day, kind, created_count, paid_fen)
-  SELECT day, kind, sum(created), sum(paid) FROM (
-    SELECT (created_at AT TIME ZONE z.time_zone)::date AS day, kind, 1 AS created, 0::bigint AS paid
-    FROM orders CROSS JOIN business_calendar z
-    UNION ALL
-    SELECT (paid_at AT TIME ZONE z.time_zone)::date, kind, 0, paid_fen::bigint
-    FROM orders CROSS JOIN business_calendar z
-    WHERE paid_at IS NOT NULL AND status IN ('paid', 'used')
-  ) shares
-  GROUP BY day, kind;
-$$ LANGUAGE sql;
+  EXECUTE order_day_totals_statement('SELECT 1 AS sign, created_at, paid_at, status, kind, paid_fen FROM orders');
+END;
+$$ LANGUAGE plpgsql;
