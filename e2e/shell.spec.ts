@@ -9,6 +9,12 @@ test.describe('sign-in', () => {
     await page.getByRole('button', { name: /登\s*录/ }).click();
     await expect(page.getByText('请输入用户名!')).toBeVisible();
     await expect(page.getByText('请输入密码')).toBeVisible();
+    // The first field with a problem takes the cursor; a field is checked again as it changes.
+    await expect(page.getByPlaceholder('请输入用户名')).toBeFocused();
+    await page.getByPlaceholder('请输入用户名').fill('admin');
+    await expect(page.getByText('请输入用户名!')).toHaveCount(0);
+    await expect(page.getByPlaceholder('请输入用户名')).toHaveAttribute('aria-invalid', 'false');
+    await expect(page.getByPlaceholder('请输入密码')).toHaveAttribute('aria-invalid', 'true');
   });
 
   test('wrong credentials are refused with a Chinese message and no cookie', async ({ page }) => {

@@ -20,6 +20,13 @@ const isBlank = (value: unknown) =>
 
 export const checkUsername: Check = (v) => (isBlank(v) ? messages.usernameRequired : undefined);
 
+/**
+ * The password to sign in with, taken as typed: only an empty one is refused (spaces may be part of
+ * it, and an old password shorter than today's minimum still signs in).
+ */
+export const checkPassword: Check = (v) =>
+  v === undefined || v === null || v === '' ? messages.passwordRequired : undefined;
+
 /** Required password; the length bounds apply to new passwords (8 to 64 characters, taken as typed). */
 export const checkNewPassword: Check = (v) => {
   if (isBlank(v)) return messages.passwordRequired;

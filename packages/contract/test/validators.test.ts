@@ -4,6 +4,7 @@ import {
   checkEmail,
   checkIdCard,
   checkNewPassword,
+  checkPassword,
   checkOptionalEmail,
   checkOptionalPhone,
   checkPhone,
@@ -21,6 +22,15 @@ describe('username', () => {
     expect(checkUsername('   ')).toBe('请输入用户名!');
     expect(checkUsername(undefined)).toBe('请输入用户名!');
     expect(checkUsername('admin')).toBeUndefined();
+  });
+});
+
+describe('sign-in password', () => {
+  it('is required, and taken as typed: spaces and an old short one pass', () => {
+    expect(checkPassword('')).toBe('请输入密码');
+    expect(checkPassword(undefined)).toBe('请输入密码');
+    expect(checkPassword('   ')).toBeUndefined();
+    expect(checkPassword('abc')).toBeUndefined();
   });
 });
 

@@ -6,7 +6,7 @@ import 'dayjs/locale/zh-cn';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { messages, SIDER_WIDTH } from '@cowork/contract';
 import { queryClient, queryKeys } from '../lib/query-client.ts';
-import { isTokenExpired } from '../lib/request.ts';
+import { isTokenExpired, setToast } from '../lib/request.ts';
 import { isRouteAllowed } from '../lib/route-guard.ts';
 import { setShellState, useShellState } from '../lib/shell-state.ts';
 import { getAccessToken } from '../lib/session.ts';
@@ -56,9 +56,22 @@ installShellReloads();
 export function Layout() {
   return (
     <QueryClientProvider client={queryClient}>
-      <Shell />
+      <App>
+        <AppToasts />
+        <Shell />
+      </App>
     </QueryClientProvider>
   );
+}
+
+/**
+ * Request errors toast through the App's message while a screen is shown, so they follow the theme
+ * and stack with the screens' own messages; leaving for login gives them back to the static one.
+ */
+function AppToasts() {
+  const { message } = App.useApp();
+  useEffect(() => setToast((text, seconds) => void message.error(text, seconds)), [message]);
+  return null;
 }
 
 function Shell() {

@@ -3,13 +3,11 @@
  * after a 424 refresh, and a failed refresh goes through /login and back: either would throw away a
  * drawer being filled. While a form is open it registers here; just before such a reload or sign-in
  * redirect, request.ts calls keepOpenForms(), which writes every open form's values to this tab's
- * sessionStorage; the page, once back, reopens the form with them (useKeptForm) and says so.
+ * sessionStorage; the page, once back, reopens the form with them (use-kept-form.ts) and says so.
  *
  * Kept only for the same signed-in user and the same path, for 30 minutes, and taken once.
  */
-import { App } from 'antd';
 import dayjs from 'dayjs';
-import { useEffect, useRef } from 'react';
 import { readUserInfo } from './session.ts';
 
 export const KEPT_FORMS_KEY = 'cowork.keptForms';
@@ -99,36 +97,4 @@ export function takeKeptForm(key: string): KeptForm | undefined {
   if (Object.keys(kept.forms).length === 0) sessionStorage.removeItem(KEPT_FORMS_KEY);
   else sessionStorage.setItem(KEPT_FORMS_KEY, JSON.stringify(kept, replacer));
   return form;
-}
-
-export const KEPT_FORM_NOTE = '登录已过期，页面已重新载入：您未保存的内容已恢复，请检查后点击“保存”。';
-
-/**
- * Keeps a form while it is open and gives it back after a reload: `read` answers its context and
- * values (called only when the page is about to reload), `restore` reopens it once on mount, and
- * the user is told their work came back.
- */
-export function useKeptForm(
-  key: string,
-  open: boolean,
-  read: () => KeptForm,
-  restore: (kept: KeptForm) => void,
-): void {
-  const { message } = App.useApp();
-  const readRef = useRef(read);
-  const restoreRef = useRef(restore);
-  useEffect(() => {
-    readRef.current = read;
-    restoreRef.current = restore;
-  });
-  useEffect(() => {
-    if (!open) return;
-    return registerOpenForm(key, () => readRef.current());
-  }, [key, open]);
-  useEffect(() => {
-    const kept = takeKeptForm(key);
-    if (!kept) return;
-    restoreRef.current(kept);
-    void message.info(KEPT_FORM_NOTE, 8);
-  }, [key, message]);
 }

@@ -71,12 +71,20 @@ export const isTokenExpired = (error: unknown): boolean =>
   error instanceof RequestError && error.code === 424;
 
 type Toast = (text: string, seconds: number) => void;
+// The login page's toasts: antd's static message (its theme is the default one the console uses).
 let toast: Toast = (text, seconds) => {
   void message.error(text, seconds);
 };
-/** main.tsx routes toasts through antd's App context; tests observe them. */
-export function setToast(next: Toast): void {
+/**
+ * Routes the toasts elsewhere: the layout's antd App while it is mounted (so they stack with the
+ * screens' own messages), or a test. Answers the function that gives them back to the one before.
+ */
+export function setToast(next: Toast): () => void {
+  const before = toast;
   toast = next;
+  return () => {
+    if (toast === next) toast = before;
+  };
 }
 const toastError = (text: string) => toast(text, ERROR_TOAST_SECONDS);
 

@@ -32,7 +32,7 @@ import {
 } from '@cowork/contract/resources/order';
 import { companyCardEndpoints } from '@cowork/contract/resources/company-card';
 import { BOOKING_STEP_MINUTES } from '@cowork/contract/resources/station';
-import { useKeptForm } from '../../lib/form-drafts.ts';
+import { useKeptForm } from '../../lib/use-kept-form.ts';
 import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
 import { useSubmit } from '../../lib/use-submit.ts';

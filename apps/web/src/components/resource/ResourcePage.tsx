@@ -34,7 +34,7 @@ import { dayRangeToIso } from '../../lib/format.ts';
 import { api, settled } from '../../lib/request.ts';
 import { usePermission } from '../PermissionGate.tsx';
 import { FieldCell, FieldInput, ReferenceCell, schemaRule } from './field-input.tsx';
-import { useKeptForm } from '../../lib/form-drafts.ts';
+import { useKeptForm } from '../../lib/use-kept-form.ts';
 import { EditDrawer, SearchButtons, Toolbar } from './page-parts.tsx';
 import {
   dayRangeOf,

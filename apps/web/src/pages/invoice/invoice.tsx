@@ -35,7 +35,7 @@ import { MoveButtons } from '../../components/resource/MoveButtons.tsx';
 import { ResourceShow } from '../../components/resource/ResourceShow.tsx';
 import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
 import { Upload } from '../../components/Upload.tsx';
-import { useKeptForm } from '../../lib/form-drafts.ts';
+import { useKeptForm } from '../../lib/use-kept-form.ts';
 import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
 import { useSubmit } from '../../lib/use-submit.ts';

@@ -29,7 +29,7 @@ import {
 } from '@cowork/contract/resources/sso-menu';
 import { usePermission } from '../../components/PermissionGate.tsx';
 import { FieldInput, schemaRule } from '../../components/resource/field-input.tsx';
-import { useKeptForm } from '../../lib/form-drafts.ts';
+import { useKeptForm } from '../../lib/use-kept-form.ts';
 import { EditDrawer, Toolbar } from '../../components/resource/page-parts.tsx';
 import { Upload } from '../../components/Upload.tsx';
 import { events } from '../../lib/events.ts';
