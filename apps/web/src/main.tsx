@@ -8,6 +8,7 @@ import { adoptBusinessTimeZone } from './lib/business-time-zone.ts';
 import { setNavigation } from './lib/navigation.ts';
 import { installLogoutListener } from './lib/session.ts';
 import { createRouter } from './router.tsx';
+import 'antd/dist/antd.css';
 import './global.css';
 
 adoptBusinessTimeZone();
@@ -20,7 +21,7 @@ setNavigation({ navigate: (to) => void router.navigate(to) });
 // layout; the login page needs none of its code to show.
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff' } }}>
+    <ConfigProvider locale={zhCN} theme={{ zeroRuntime: true, token: { colorPrimary: '#1677ff' } }}>
       <RouterProvider router={router} />
     </ConfigProvider>
   </StrictMode>,

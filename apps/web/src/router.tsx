@@ -4,13 +4,18 @@
  * adding a screen means adding its page file and flipping `built` in the contract.
  */
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { consoleRoutes, type ConsoleRoute } from '@cowork/contract';
 import { PageLoading } from './components/PageLoading.tsx';
 import { RouteError } from './components/RouteError.tsx';
 import { requireSession, type RouteMeta } from './lib/route-guard.ts';
 
-type PageModule = { default: ComponentType };
+/**
+ * A screen's module (a page, or the layout): its component and, if it has one, `prefetch`, which
+ * starts the queries it shows first. The router calls it as the route is entered, beside the other
+ * matched routes' code and queries, instead of waiting for the screen to render and ask.
+ */
+type PageModule = { default: ComponentType; prefetch?: () => void };
 
 const pages = import.meta.glob<PageModule>(['./pages/**/*.tsx', '!./pages/**/*.test.tsx']);
 
@@ -34,10 +39,19 @@ function toRouteObject(route: ConsoleRoute): RouteObject | undefined {
     path: route.path,
     handle: routeMeta(route),
     // Every named route but login needs the access token (spec point 4).
-    loader: route.name === 'login' ? undefined : requireSession,
+    loader:
+      route.name === 'login'
+        ? undefined
+        : async (args: LoaderFunctionArgs) => {
+            requireSession(args);
+            (await load()).prefetch?.();
+            return null;
+          },
     lazy: async () => ({ Component: (await load()).default }),
   };
 }
+
+const loadLayout = () => import('./layout/Layout.tsx');
 
 const isRoute = (route: RouteObject | undefined): route is RouteObject => route !== undefined;
 
@@ -60,7 +74,13 @@ export function buildRoutes(table: ConsoleRoute[] = consoleRoutes): RouteObject[
         ...login,
         {
           id: 'layout',
-          lazy: async () => ({ Component: (await import('./layout/Layout.tsx')).Layout }),
+          lazy: async () => ({ Component: (await loadLayout()).Layout }),
+          loader: async () => {
+            (await loadLayout()).prefetch();
+            return null;
+          },
+          // Its queries are the user's, asked once per entry; a new search on a screen is not one.
+          shouldRevalidate: () => false,
           ErrorBoundary: RouteError,
           children: inLayout,
         },
@@ -70,3 +90,13 @@ export function buildRoutes(table: ConsoleRoute[] = consoleRoutes): RouteObject[
 }
 
 export const createRouter = () => createBrowserRouter(buildRoutes());
+
+/**
+ * Loads the code of the screens at `path` (the layout and the page) without showing them: the
+ * login page asks for the screen it will open while the user types.
+ */
+export function preloadScreen(path: string): void {
+  for (const { route } of matchRoutes(buildRoutes(), path) ?? []) {
+    if (typeof route.lazy === 'function') void route.lazy();
+  }
+}

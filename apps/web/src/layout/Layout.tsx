@@ -19,9 +19,12 @@ import { useRouteMeta } from './route-meta.ts';
 import { SideMenu } from './SideMenu.tsx';
 import './layout.css';
 
-// Asked for as soon as the shell's code arrives, beside the page's own data (首页 starts the
-// dashboard's), rather than once the shell has rendered.
-if (getAccessToken()) {
+/**
+ * The user info and the menu, asked for as the layout's route is entered (router.tsx), beside the
+ * page's own data (首页 starts the dashboard's), rather than once the shell has rendered.
+ */
+export function prefetch(): void {
+  if (!getAccessToken()) return;
   void queryClient.prefetchQuery({ queryKey: queryKeys.userInfo, queryFn: fetchUserInfo });
   void queryClient.prefetchQuery({ queryKey: queryKeys.menu, queryFn: fetchMenuTree, staleTime: Infinity });
 }

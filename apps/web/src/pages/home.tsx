@@ -5,16 +5,15 @@ import { Link } from 'react-router';
 import type { MenuItem } from '@cowork/contract';
 import { summaryQuery } from '../components/dashboard/summary-query.ts';
 import { queryClient } from '../lib/query-client.ts';
-import { getAccessToken } from '../lib/session.ts';
 import { useMenuTree, useUserInfo } from '../lib/user.ts';
 import './home.css';
 
 // Its tables and chart are their own chunk, so the shell after sign-in stays small; the chunk and its
-// data are both asked for as soon as this page's code loads (in parallel with the layout), not in
-// turn once the greeting has rendered.
+// data are both asked for as the route is entered (router.tsx), in parallel with the layout's, not
+// in turn once the greeting has rendered.
 const dashboardChunk = () => import('../components/dashboard/Dashboard.tsx');
 const Dashboard = lazy(dashboardChunk);
-if (getAccessToken()) {
+export function prefetch(): void {
   void dashboardChunk();
   void queryClient.prefetchQuery(summaryQuery);
 }

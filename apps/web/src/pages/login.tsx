@@ -6,6 +6,7 @@ import { checkPassword, checkUsername, messages, type Check } from '@cowork/cont
 import { Logo } from '../layout/Logo.tsx';
 import { safeReturnPath, takeSignOutReason } from '../lib/navigation.ts';
 import { mergeUserInfo, setTokens } from '../lib/session.ts';
+import { preloadScreen } from '../router.tsx';
 import './login.css';
 
 type Field = 'username' | 'password';
@@ -14,11 +15,14 @@ const checks: Record<Field, Check> = { username: checkUsername, password: checkP
 const fields: Field[] = ['username', 'password'];
 
 /**
- * What signing in needs beyond drawing the page: the request layer (axios, the toasts) and the
- * shell's query cache. Asked for at the first keystroke, so it is there by the time 登录 is pressed,
- * and kept out of the script the page needs to show.
+ * What signing in needs beyond drawing the page: the request layer (axios, the toasts), the shell's
+ * query cache and the code of the screen it opens. Asked for at the first keystroke, so it is there
+ * by the time 登录 is pressed, and kept out of the script the page needs to show.
  */
-const loadSignIn = () => Promise.all([import('../lib/request.ts'), import('../lib/query-client.ts')]);
+const loadSignIn = (returnPath: string) => {
+  preloadScreen(returnPath);
+  return Promise.all([import('../lib/request.ts'), import('../lib/query-client.ts')]);
+};
 
 /**
  * 登录 (/login, no layout). Signs in with the password grant, stores the tokens and the user info,
@@ -39,7 +43,8 @@ export default function LoginPage() {
   const [reason] = useState(takeSignOutReason);
   const inputs = { username: useRef<InputRef>(null), password: useRef<InputRef>(null) };
   const signIn = useRef<ReturnType<typeof loadSignIn>>(undefined);
-  const loadOnce = () => (signIn.current ??= loadSignIn());
+  const returnPath = safeReturnPath(search.get('url'));
+  const loadOnce = () => (signIn.current ??= loadSignIn(returnPath));
 
   useEffect(() => {
     document.title = '登录 - 共享办公管理后台';
@@ -69,7 +74,7 @@ export default function LoginPage() {
       // ask for it again.
       queryClient.clear();
       queryClient.setQueryData(queryKeys.userInfo, mergeUserInfo(answer.user_info));
-      navigate(safeReturnPath(search.get('url')), { replace: true });
+      navigate(returnPath, { replace: true });
     } catch {
       // The interceptor has toasted why; a chunk that failed to load is tried again next time.
       signIn.current = undefined;
