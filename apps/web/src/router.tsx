@@ -42,9 +42,9 @@ function toRouteObject(route: ConsoleRoute): RouteObject | undefined {
     loader:
       route.name === 'login'
         ? undefined
-        : async (args: LoaderFunctionArgs) => {
+        : (args: LoaderFunctionArgs) => {
             requireSession(args);
-            (await load()).prefetch?.();
+            startPrefetch(load);
             return null;
           },
     lazy: async () => ({ Component: (await load()).default }),
@@ -52,6 +52,18 @@ function toRouteObject(route: ConsoleRoute): RouteObject | undefined {
 }
 
 const loadLayout = () => import('./layout/Layout.tsx');
+
+/**
+ * Starts a screen's prefetch once its code is there, without holding up the navigation: a loader
+ * that waited for the code would keep a new search's address pending while the list already shows
+ * its answer, and a search typed meanwhile would be overwritten when the address caught up.
+ */
+function startPrefetch(load: () => Promise<{ prefetch?: () => void }>): void {
+  void load().then(
+    (screen) => screen.prefetch?.(),
+    () => undefined, // the route's lazy() meets the same failure and shows RouteError
+  );
+}
 
 const isRoute = (route: RouteObject | undefined): route is RouteObject => route !== undefined;
 
@@ -75,8 +87,8 @@ export function buildRoutes(table: ConsoleRoute[] = consoleRoutes): RouteObject[
         {
           id: 'layout',
           lazy: async () => ({ Component: (await loadLayout()).Layout }),
-          loader: async () => {
-            (await loadLayout()).prefetch();
+          loader: () => {
+            startPrefetch(loadLayout);
             return null;
           },
           // Its queries are the user's, asked once per entry; a new search on a screen is not one.
