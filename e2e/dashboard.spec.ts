@@ -70,6 +70,8 @@ test.describe('首页 dashboard', () => {
     await page.goto('/');
     const total = count(await page.getByRole('link', { name: '本月订单数', exact: true }).innerText());
     const byKind = page.getByRole('table').first();
+    // The table draws in the pass after the period numbers: read it once it is there.
+    await expect(byKind.getByRole('link', { name: /^本月.+订单数$/ }).first()).toBeVisible();
     const counts = await byKind.getByRole('link', { name: /^本月.+订单数$/ }).allInnerTexts();
     const titled = await byKind.locator('[title^="本月"][title*="订单数"]').allInnerTexts();
     const sum = [...counts, ...titled].reduce((s, t) => s + count(t), 0);
