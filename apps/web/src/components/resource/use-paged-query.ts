@@ -73,18 +73,19 @@ export function usePagedQuery<T>(
   const addressQuery = useMemo(() => queryOfAddress(searchParams), [searchParams]);
   const query = inAddress ? addressQuery : ownQuery;
   /**
-   * The query asked for last while the address has not caught up: a navigation finishes after the
+   * The query asked for last, and the address it was asked on: a navigation finishes after the
    * route's checks, and a page turn clicked meanwhile must start from the search just made, not from
-   * the list still drawn (which would drop its filters).
+   * the list still drawn (which would drop its filters). Once the address moves on, it wins. Keyed to
+   * the address rather than reset by an effect: an effect still pending when the click comes would
+   * forget the search.
    */
-  const asked = useRef<PagedQuery | null>(null);
-  useEffect(() => {
-    asked.current = null;
-  }, [addressQuery]);
+  const asked = useRef<{ on: string; query: PagedQuery } | null>(null);
+  const address = searchParams.toString();
   const setQuery = (next: PagedQuery | ((q: PagedQuery) => PagedQuery)) => {
-    const value = typeof next === 'function' ? next(asked.current ?? query) : next;
+    const latest = asked.current?.on === address ? asked.current.query : query;
+    const value = typeof next === 'function' ? next(latest) : next;
     if (!inAddress) return setOwnQuery(value);
-    asked.current = value;
+    asked.current = { on: address, query: value };
     // Each search or page turn is a history entry, so the browser's back returns to the list before.
     setSearchParams(addressOfQuery(value, searchParams.get('tab')));
   };
