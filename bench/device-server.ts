@@ -11,7 +11,9 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { pgliteHandle, postgresHandle, type DbHandle } from '../apps/server/src/db/client.ts';
+import type { DbHandle } from '../apps/server/src/db/client.ts';
+import { pgliteHandle } from '../apps/server/src/db/pglite.ts';
+import { postgresHandle } from '../apps/server/src/db/postgres.ts';
 import {
   buildings,
   deviceSetDevices,

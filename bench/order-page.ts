@@ -21,7 +21,7 @@ import { dashboardEndpoints } from '@cowork/contract/resources/dashboard';
 import { orderPaths, userCardOrder } from '@cowork/contract/resources/order';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { postgresHandle } from '../apps/server/src/db/client.ts';
+import { postgresHandle } from '../apps/server/src/db/postgres.ts';
 import { seedDemo } from '../apps/server/src/seed/demo.ts';
 import { summarise, type BenchResult } from './results.ts';
 import { fixedHeadersOf, signInAdmin, throwAwayDatabase } from './server.ts';

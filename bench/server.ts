@@ -9,7 +9,9 @@ import pg from 'pg';
 import { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET, endpoints, type TokenResponse } from '@cowork/contract';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { pgliteHandle, postgresHandle, type DbHandle } from '../apps/server/src/db/client.ts';
+import type { DbHandle } from '../apps/server/src/db/client.ts';
+import { pgliteHandle } from '../apps/server/src/db/pglite.ts';
+import { postgresHandle } from '../apps/server/src/db/postgres.ts';
 import { seedDemo } from '../apps/server/src/seed/demo.ts';
 
 /** A new empty database on the server of `baseUrl`: its URL and how to drop it. */

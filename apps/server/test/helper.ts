@@ -14,13 +14,9 @@ import pg from 'pg';
 import { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET, endpoints, type TokenResponse } from '@cowork/contract';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
-import {
-  migrationsFolder,
-  pgliteHandle,
-  postgresHandle,
-  type Database,
-  type DbHandle,
-} from '../src/db/client.ts';
+import { migrationsFolder, type Database, type DbHandle } from '../src/db/client.ts';
+import { pgliteHandle } from '../src/db/pglite.ts';
+import { postgresHandle } from '../src/db/postgres.ts';
 import { ssoRoles, ssoUserRoles, ssoUsers } from '../src/db/schema.ts';
 import { hashPassword } from '../src/lib/password.ts';
 import { issueTokenPair } from '../src/modules/auth/tokens.ts';

@@ -53,7 +53,6 @@ import { BY_TEXT, sqlState, type Executor } from '../db/client.ts';
 import { audit } from './audit.ts';
 import { sendExcel, tableBatches, type ExcelColumn } from './excel-export.ts';
 import { badRequest, conflict, envelope, notFound, ok, pageAndTotal, pageOf } from './http.ts';
-import { hasRichContent, sanitizeRichText } from './sanitize-html.ts';
 import { parseTimeBound, withIsoTimes } from './time.ts';
 import { recordOf } from './unknown.ts';
 
@@ -550,10 +549,15 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
     }
 
     /** Rich text keeps only what the policy allows; a required one left empty by it is a 400. */
-    const cleanRichText = (values: Values) => {
-      for (const [key, f] of Object.entries(resource.fields)) {
-        const value = values[key];
-        if (f.kind !== 'richtext' || typeof value !== 'string') continue;
+    const cleanRichText = async (values: Values) => {
+      const rich = Object.entries(resource.fields).filter(
+        ([key, f]) => f.kind === 'richtext' && typeof values[key] === 'string',
+      );
+      if (rich.length === 0) return;
+      // sanitize-html and its HTML parser (about 2 MB of heap) load with the first rich text saved.
+      const { hasRichContent, sanitizeRichText } = await import('./sanitize-html.ts');
+      for (const [key, f] of rich) {
+        const value = String(values[key]);
         const clean = sanitizeRichText(value);
         const required = !f.schema.safeParse(undefined).success;
         if (!hasRichContent(clean)) {
@@ -569,7 +573,7 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
         const context: LooseContext = { request, tx, existing };
         if (existing) authorize(existing, request, 'edit');
         authorize({ ...existing, ...values }, request, 'edit');
-        cleanRichText(values);
+        await cleanRichText(values);
         const prepared = options.prepare ? await options.prepare(values, context) : values;
         await checkUnique(tx, prepared, existing);
         const by = request.user?.id ?? null;

@@ -13,7 +13,8 @@ import { endpoints, messages } from '@cowork/contract';
 import { source } from '@cowork/contract/resources/source';
 import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createPool, postgresHandle, type Database, type DbHandle } from '../../src/db/client.ts';
+import type { Database, DbHandle } from '../../src/db/client.ts';
+import { createPool, postgresHandle } from '../../src/db/postgres.ts';
 import { seedDemo } from '../../src/seed/demo.ts';
 import { basicAuth, demo, engine, openTestDatabase, testConfig } from '../helper.ts';
 

@@ -1,0 +1,32 @@
+/**
+ * The embedded database (DATABASE_URL unset): PGlite, PostgreSQL compiled to WebAssembly, in this
+ * process, its files under DATA_DIR. db/client.ts loads it only when DATABASE_URL is unset.
+ */
+import fs from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { migrationsFolder, type DbHandle } from './client.ts';
+import * as schema from './schema.ts';
+
+export function pgliteHandle(client: PGlite): DbHandle {
+  const db = drizzlePglite({ client, schema });
+  return {
+    db,
+    engine: 'pglite',
+    migrate: () => migratePglite(db, { migrationsFolder }),
+    close: () => client.close(),
+  };
+}
+
+export async function openPglite(dir: string): Promise<DbHandle> {
+  await fs.mkdir(dir, { recursive: true });
+  return pgliteHandle(await PGlite.create(dir, { postgresqlconf: PGLITE_SETTINGS }));
+}
+
+/**
+ * PGlite runs inside this process and reads its files through the operating system's cache: its
+ * own buffer pool need not be PostgreSQL's 128 MB default, which would sit in the process's memory
+ * for good (16 MB saves about 120 MB of RSS; the WASM heap itself starts at 128 MB).
+ */
+const PGLITE_SETTINGS = ['shared_buffers=16MB'];

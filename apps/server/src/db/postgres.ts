@@ -1,0 +1,146 @@
+/**
+ * PostgreSQL through node-postgres (DATABASE_URL): a pool whose every wait is bounded, statements
+ * prepared by their text, and migrations under an advisory lock. db/client.ts loads it only when
+ * DATABASE_URL is set.
+ */
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { migrationsFolder, type DbHandle } from './client.ts';
+import * as schema from './schema.ts';
+
+/** Arbitrary constant: one migrating instance at a time when several start on one PostgreSQL. */
+const MIGRATION_LOCK_KEY = 827_314_001;
+
+export function postgresHandle(pool: pg.Pool): DbHandle {
+  // An idle connection the server closes (a restart, a failover, a dropped test database) is
+  // dropped by the pool and replaced on the next query; unhandled, it would end the process.
+  pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
+  pool.on('connect', prepareRepeatedStatements);
+  const db = drizzlePg({ client: pool, schema });
+  return {
+    db,
+    engine: 'postgres',
+    async migrate() {
+      // Migrations, and waiting for another instance's, may take long: their own connection
+      // without the statement timeouts that keep requests short.
+      const client = new pg.Client({
+        ...pool.options,
+        statement_timeout: undefined,
+        query_timeout: undefined,
+      });
+      await client.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+        await client.end();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Names of statement texts, shared by the connections; bounded, as texts built with IN lists vary. */
+const statementNames = new Map<string, string>();
+const STATEMENT_NAMES_MAX = 2_000;
+/** Named statements one connection keeps prepared at most (each holds server memory). */
+const PREPARED_PER_CONNECTION = 500;
+
+/**
+ * Statements with parameters (every query drizzle builds) run as named prepared statements, named
+ * after their text: a connection has PostgreSQL parse and analyse a list's query once, then only
+ * binds and runs it (a generic plan, once PostgreSQL finds it as good as planning each time), where
+ * an unnamed statement is parsed and planned on every request. Statements without parameters
+ * (migrations, several statements in one text) stay unnamed, as they must.
+ */
+function prepareRepeatedStatements(client: pg.PoolClient) {
+  const prepared = new Set<string>();
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((config: unknown, ...rest: unknown[]) => {
+    const values = rest[0];
+    if (
+      config !== null &&
+      typeof config === 'object' &&
+      'text' in config &&
+      typeof config.text === 'string' &&
+      !('name' in config && config.name) &&
+      Array.isArray(values) &&
+      values.length > 0
+    ) {
+      let name = statementNames.get(config.text);
+      if (name === undefined && statementNames.size < STATEMENT_NAMES_MAX) {
+        name = `cowork_${statementNames.size}`;
+        statementNames.set(config.text, name);
+      }
+      if (name !== undefined && (prepared.has(name) || prepared.size < PREPARED_PER_CONNECTION)) {
+        prepared.add(name);
+        return query({ ...config, name }, ...rest);
+      }
+    }
+    return query(config, ...rest);
+  }) as typeof client.query;
+}
+
+export interface PoolTimeouts {
+  /** Opening a connection, or waiting for a free one, gives up after this many milliseconds. */
+  connectTimeoutMs: number;
+  /** PostgreSQL cancels a statement running longer than this many milliseconds; 0: never (batch jobs). */
+  queryTimeoutMs: number;
+}
+
+/**
+ * The client stops waiting for an answer this much after the server's statement_timeout: a slow
+ * statement ends with PostgreSQL's own cancel (the connection stays usable), so only a link that no
+ * longer answers at all (a silently dropped connection) reaches the client-side timeout.
+ */
+const READ_TIMEOUT_MARGIN_MS = 250;
+const READ_TIMEOUT_MESSAGE = 'Query read timeout';
+
+/**
+ * A node-postgres pool whose every wait is bounded, so a database outage fails requests within
+ * about two seconds (answered 503) instead of hanging them, and the pool recovers by itself.
+ */
+export function createPool(connectionString: string, timeouts: PoolTimeouts, max = 10): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    ...(timeouts.queryTimeoutMs > 0 && {
+      statement_timeout: timeouts.queryTimeoutMs,
+      query_timeout: timeouts.queryTimeoutMs + READ_TIMEOUT_MARGIN_MS,
+    }),
+    // Lets the operating system notice idle connections to a vanished server.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
+  pool.on('connect', endOnReadTimeout);
+  return pool;
+}
+
+/**
+ * node-postgres answers a query that outlives query_timeout with an error but keeps the connection,
+ * still waiting for the answer: on a dead link every later query on it (a transaction's rollback,
+ * the next request handed this client) would hang as well. Ending it makes the pool open a new one.
+ */
+function endOnReadTimeout(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const endIfTimedOut = (error: unknown) => {
+    if (error instanceof Error && error.message === READ_TIMEOUT_MESSAGE)
+      void client.end().catch(() => undefined);
+  };
+  client.query = ((...args: unknown[]) => {
+    const callback = args.at(-1);
+    if (typeof callback === 'function') {
+      args[args.length - 1] = (error: unknown, result: unknown) => {
+        endIfTimedOut(error);
+        (callback as (e: unknown, r: unknown) => void)(error, result);
+      };
+      return query(...args);
+    }
+    const result = query(...args);
+    if (result instanceof Promise) result.catch(endIfTimedOut);
+    return result;
+  }) as typeof client.query;
+}
