@@ -6,7 +6,6 @@
  * a building where a member holds a paid membership card, and the app with its embedded broker on
  * free ports. Prints one JSON line `{url, mqttUrl, setId, spaceId}` when ready; stops on SIGTERM.
  */
-import { createHmac } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
@@ -25,14 +24,8 @@ import {
   spaces,
 } from '../apps/server/src/db/schema.ts';
 import { seedDemo } from '../apps/server/src/seed/demo.ts';
+import { benchSecret, benchSn, SYNC_SET_SIZE } from './device-ids.ts';
 import { throwAwayDatabase } from './server.ts';
-
-export const BENCH_DEVICE_KEY = 'cowork-bench-device-key';
-export const benchSn = (i: number) => `BENCH-${String(i).padStart(5, '0')}`;
-/** A bench device's secret: derived, never used outside the benchmark. */
-export const benchSecret = (sn: string) =>
-  createHmac('sha256', BENCH_DEVICE_KEY).update(sn).digest('base64url');
-export const SYNC_SET_SIZE = 1_000;
 
 async function openDatabase(): Promise<{ handle: DbHandle; drop: () => Promise<void> }> {
   const baseUrl = process.env.BENCH_DATABASE_URL;

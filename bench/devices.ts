@@ -23,7 +23,7 @@ import {
 } from '@cowork/contract';
 import { deviceSetEndpoints } from '@cowork/contract/resources/device-set';
 import { SimulatedDevice } from '../apps/server/src/devices/simulator.ts';
-import { benchSecret, benchSn, SYNC_SET_SIZE } from './device-server.ts';
+import { benchSecret, benchSn, SYNC_SET_SIZE } from './device-ids.ts';
 import { summarise, type BenchResult } from './results.ts';
 
 const COUNT = Number(process.env.BENCH_DEVICES ?? 10_000);

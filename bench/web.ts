@@ -1,10 +1,12 @@
 /**
  * The console as a browser meets it, and the server as `npm start` runs it (issue 15), three rounds
- * each: the compiled server started on an existing demo database (time to /api/ready, RSS once idle),
- * then Debian's Chromium at 4× CPU throttle on loopback: JavaScript transferred for /login and for
+ * each: the compiled server started on an existing demo database (time to /api/ready, RSS after 5 s
+ * idle), then Debian's Chromium at 4× CPU throttle on loopback: JavaScript transferred for /login and for
  * the first screen after signing in, counted from the first keystroke on the login page (compressed
  * bytes, as Chromium counts them), the login page's largest contentful paint, and the time from
- * pressing 登录 to the dashboard's numbers on screen.
+ * pressing 登录 to the dashboard's numbers on screen. Then the RSS once settled: 30 s after /api/ready,
+ * when V8's memory reducer has given back the start's garbage; on PostgreSQL too when
+ * BENCH_DATABASE_URL is set (a throw-away database made from it).
  * Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,15 +15,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { summarise, type BenchResult } from './results.ts';
+import { throwAwayDatabase } from './server.ts';
 
 const ROUNDS = 3;
 const PORT = 3457;
 const IDLE_MS = 5_000;
+const SETTLED_MS = 30_000;
 const server = 'apps/server/dist/main.js';
 
-async function startCompiled(dataDir: string) {
+/** The node options and script of `npm start` after its build step, so the bench runs what users run. */
+const startScript = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } })
+  .scripts.start;
+const serverArgs = startScript.split('&& node ').at(-1)!.trim().split(/\s+/);
+if (serverArgs.at(-1) !== server) throw new Error(`npm start no longer ends with \`node … ${server}\``);
+
+async function startCompiled(dataDir: string, databaseUrl?: string) {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--conditions=cowork-compiled', server], {
+  const child = spawn(process.execPath, serverArgs, {
     env: {
       ...process.env,
       PORT: String(PORT),
@@ -29,6 +39,7 @@ async function startCompiled(dataDir: string) {
       DATA_DIR: dataDir,
       MQTT_PORT: '0',
       LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl,
     },
     stdio: 'ignore',
   });
@@ -46,6 +57,15 @@ async function startCompiled(dataDir: string) {
 
 const rssMb = (child: ChildProcess) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024;
+
+/** RSS of a server started on a database its first start seeded, once it has idled `ms`. */
+async function rssAfter(ms: number, dataDir: string, databaseUrl?: string) {
+  const { child } = await startCompiled(dataDir, databaseUrl);
+  await new Promise((r) => setTimeout(r, ms));
+  const rss = rssMb(child);
+  await stop(child);
+  return rss;
+}
 
 async function stop(child: ChildProcess) {
   const exited = new Promise((r) => child.once('exit', r));
@@ -122,6 +142,20 @@ export async function webBench(): Promise<
   } finally {
     await browser.close();
   }
+  const settled = [summarise('start.settled-rss-mb', 'MB', [await rssAfter(SETTLED_MS, dataDir)])];
+  const postgresBase = process.env.BENCH_DATABASE_URL;
+  if (postgresBase) {
+    const database = await throwAwayDatabase(postgresBase);
+    try {
+      await stop((await startCompiled(dataDir, database.url)).child);
+      settled.push(
+        summarise('start.postgres.idle-rss-mb', 'MB', [await rssAfter(IDLE_MS, dataDir, database.url)]),
+        summarise('start.postgres.settled-rss-mb', 'MB', [await rssAfter(SETTLED_MS, dataDir, database.url)]),
+      );
+    } finally {
+      await database.drop();
+    }
+  }
   const of = (key: string) => rounds.map((r) => r[key]);
   return {
     rounds,
@@ -132,6 +166,7 @@ export async function webBench(): Promise<
       summarise('web.signin-to-data-ms', 'ms', of('signInMs')),
       summarise('start.healthy-ms', 'ms', of('healthyMs')),
       summarise('start.idle-rss-mb', 'MB', of('idleRss')),
+      ...settled,
     ],
   };
 }
