@@ -172,17 +172,16 @@ export function ResourcePage<F extends Fields>({
   const [editing, setEditing] = useState<ResourceRecord | 'new' | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
 
-  const {
-    query,
-    setQuery,
-    page,
-    search: searchBy,
-    reset,
-    pagination,
-  } = usePagedQuery<ResourceRecord>([resource.key, 'page', fixedFilters], paths.page, fixedFilters, {
-    inAddress,
-  });
-  useSearchForm(searchForm, query, (q) => searchValuesOf(fields, q));
+  const paged = usePagedQuery<ResourceRecord>(
+    [resource.key, 'page', fixedFilters],
+    paths.page,
+    fixedFilters,
+    {
+      inAddress,
+    },
+  );
+  const { query, setQuery, page, search: searchBy, reset, pagination } = paged;
+  useSearchForm(searchForm, paged, (q) => searchValuesOf(fields, q));
   const refresh = () => queryClient.invalidateQueries({ queryKey: [resource.key] });
   const refreshLists = () => queryClient.invalidateQueries({ queryKey: ['list', paths.list] });
 

@@ -1,10 +1,12 @@
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Form, Input } from 'antd';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { request } from '../../lib/request.ts';
 import { mockAdapter } from '../../test/mock-adapter.ts';
-import { usePagedQuery } from './use-paged-query.ts';
+import { usePagedQuery, useSearchForm } from './use-paged-query.ts';
 
 const originalAdapter = request.defaults.adapter;
 afterEach(() => {
@@ -22,6 +24,44 @@ function List() {
   );
 }
 
+function SearchList() {
+  const [form] = Form.useForm();
+  const paged = usePagedQuery<{ id: number }>(['paged-form-test'], '/api/x/page');
+  useSearchForm(form, paged, (q) => ({ phone: q.phone }));
+  return (
+    <Form form={form} onFinish={(values: Record<string, unknown>) => paged.search(values)}>
+      <p>{`列表：${JSON.stringify(paged.query)}`}</p>
+      <Form.Item name="phone">
+        <Input aria-label="手机号" />
+      </Form.Item>
+      <button type="submit">搜索</button>
+    </Form>
+  );
+}
+
+/** A router whose navigations after the first wait for `release()`, as the console's route checks may. */
+function heldRouter(element: ReactNode, initialEntry = '/list') {
+  const held: { release: () => void } = { release: () => undefined };
+  let first = true;
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/list',
+        element,
+        loader: () => {
+          if (first) return (first = false);
+          return new Promise<null>((resolve) => (held.release = () => resolve(null)));
+        },
+      },
+    ],
+    { initialEntries: [initialEntry] },
+  );
+  return { router, held };
+}
+
+/** The search field as drawn now (the list may draw it anew). */
+const phone = () => screen.getByLabelText<HTMLInputElement>('手机号');
+
 describe('usePagedQuery', () => {
   it('a page turned while the search’s navigation is still on its way keeps the search', async () => {
     request.defaults.adapter = mockAdapter(() => ({
@@ -29,21 +69,7 @@ describe('usePagedQuery', () => {
       data: { code: 200, msg: '操作成功', data: { records: [], total: 30, current: 1, size: 10 } },
     }));
     // The route's checks (the session guard, in the console) hold each navigation until released.
-    let release: () => void = () => undefined;
-    let first = true;
-    const router = createMemoryRouter(
-      [
-        {
-          path: '/list',
-          element: <List />,
-          loader: () => {
-            if (first) return (first = false);
-            return new Promise<null>((resolve) => (release = () => resolve(null)));
-          },
-        },
-      ],
-      { initialEntries: ['/list'] },
-    );
+    const { router, held } = heldRouter(<List />);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     render(
       <QueryClientProvider client={client}>
@@ -56,7 +82,7 @@ describe('usePagedQuery', () => {
     // The search has not reached the address yet: the list still shows the old query.
     expect(router.state.location.search).toBe('');
     act(() => screen.getByRole('button', { name: '第 2 页' }).click());
-    act(() => release());
+    act(() => held.release());
 
     await waitFor(() =>
       expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
@@ -64,5 +90,59 @@ describe('usePagedQuery', () => {
         current: '2',
       }),
     );
+  });
+
+  it('text typed while a search is on its way stays in the form when the search arrives', async () => {
+    request.defaults.adapter = mockAdapter(() => ({
+      status: 200,
+      data: { code: 200, msg: '操作成功', data: { records: [], total: 0, current: 1, size: 10 } },
+    }));
+    const { router, held } = heldRouter(<SearchList />);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    await screen.findByLabelText('手机号');
+    fireEvent.change(phone(), { target: { value: '139' } });
+    fireEvent.click(screen.getByRole('button', { name: '搜索' }));
+    await waitFor(() => expect(router.state.navigation.state).toBe('loading'));
+    fireEvent.change(phone(), { target: { value: '1390' } });
+    act(() => held.release());
+
+    await screen.findByText('列表：{"phone":"139","current":1,"size":10}');
+    await act(async () => undefined); // the list's effects after drawing the search's answer
+    expect(phone().value).toBe('1390');
+  });
+
+  it('back and forward fill the form with the filters of the list they show', async () => {
+    request.defaults.adapter = mockAdapter(() => ({
+      status: 200,
+      data: { code: 200, msg: '操作成功', data: { records: [], total: 0, current: 1, size: 10 } },
+    }));
+    const { router, held } = heldRouter(<SearchList />, '/list?phone=138');
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    await screen.findByLabelText('手机号');
+    await waitFor(() => expect(phone().value).toBe('138'));
+    fireEvent.change(phone(), { target: { value: '139' } });
+    fireEvent.click(screen.getByRole('button', { name: '搜索' }));
+    await waitFor(() => expect(router.state.navigation.state).toBe('loading'));
+    act(() => held.release());
+    await waitFor(() => expect(router.state.location.search).toContain('phone=139'));
+
+    act(() => void router.navigate(-1));
+    await waitFor(() => expect(router.state.navigation.state).toBe('loading'));
+    act(() => held.release());
+    await waitFor(() => expect(phone().value).toBe('138'));
+    act(() => void router.navigate(1));
+    await waitFor(() => expect(router.state.navigation.state).toBe('loading'));
+    act(() => held.release());
+    await waitFor(() => expect(phone().value).toBe('139'));
   });
 });

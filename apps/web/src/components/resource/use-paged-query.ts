@@ -79,15 +79,26 @@ export function usePagedQuery<T>(
    * the address rather than reset by an effect: an effect still pending when the click comes would
    * forget the search.
    */
-  const asked = useRef<{ on: string; query: PagedQuery } | null>(null);
+  const asked = useRef<{ on: string; query: PagedQuery; to: string } | null>(null);
   const address = searchParams.toString();
   const setQuery = (next: PagedQuery | ((q: PagedQuery) => PagedQuery)) => {
     const latest = asked.current?.on === address ? asked.current.query : query;
     const value = typeof next === 'function' ? next(latest) : next;
     if (!inAddress) return setOwnQuery(value);
-    asked.current = { on: address, query: value };
+    const to = addressOfQuery(value, searchParams.get('tab'));
+    asked.current = { on: address, query: value, to: to.toString() };
     // Each search or page turn is a history entry, so the browser's back returns to the list before.
-    setSearchParams(addressOfQuery(value, searchParams.get('tab')));
+    setSearchParams(to);
+  };
+  /**
+   * Whether the address has just reached the query asked for here (a search, a page turn), said
+   * once: the search form already holds that search, and maybe more typed while it was on its way,
+   * which filling the form from the address would throw away. Back and forward are not asked here.
+   */
+  const ownArrival = () => {
+    const own = asked.current?.to === address;
+    if (own) asked.current = null;
+    return own;
   };
   const page = useQuery({
     queryKey: [...queryKey, query],
@@ -106,25 +117,27 @@ export function usePagedQuery<T>(
     showSizeChanger: true,
     showTotal: (total) => `共 ${total} 条`,
   };
-  return { query, setQuery, page, search, reset, turnPage, pagination };
+  return { query, setQuery, page, search, reset, turnPage, pagination, ownArrival };
 }
 
 /**
- * Keeps a search form showing the filters its list applies, whatever changed them: a search, a link
- * with filters (首页), a reload, back and forward. `valuesOf` turns the query (strings from the
- * address) into the form's values (numbers for ids, days for ranges).
+ * Keeps a search form showing the filters its list applies, whatever changed them: a link with
+ * filters (首页), a reload, back and forward. A search or page turn made on the list itself leaves
+ * the form as the user has it. `valuesOf` turns the query (strings from the address) into the
+ * form's values (numbers for ids, days for ranges).
  */
 export function useSearchForm(
   form: FormInstance,
-  query: PagedQuery,
+  paged: { query: PagedQuery; ownArrival: () => boolean },
   valuesOf: (query: PagedQuery) => Record<string, unknown>,
 ) {
-  const queryText = JSON.stringify(query);
-  const latestValuesOf = useRef(valuesOf);
-  latestValuesOf.current = valuesOf;
+  const queryText = JSON.stringify(paged.query);
+  const latest = useRef({ valuesOf, ownArrival: paged.ownArrival });
+  latest.current = { valuesOf, ownArrival: paged.ownArrival };
   useEffect(() => {
+    if (latest.current.ownArrival()) return;
     form.resetFields();
-    form.setFieldsValue(latestValuesOf.current(JSON.parse(queryText) as PagedQuery));
+    form.setFieldsValue(latest.current.valuesOf(JSON.parse(queryText) as PagedQuery));
   }, [form, queryText]);
 }
 

@@ -122,11 +122,9 @@ function DeviceList({ onDialog }: { onDialog: (dialog: Dialog) => void }) {
   const queryClient = useQueryClient();
   const canEdit = can([DEVICE_EDIT_PERMISSION]);
   const canRemove = can([DEVICE_REMOVE_PERMISSION]);
-  const { query, page, search, reset, turnPage, pagination } = usePagedQuery<DeviceRecord>(
-    ['device', 'page'],
-    deviceEndpoints.page,
-  );
-  useSearchForm(form, query, ({ sn, name, status }) => ({ sn, name, status }));
+  const paged = usePagedQuery<DeviceRecord>(['device', 'page'], deviceEndpoints.page);
+  const { page, search, reset, turnPage, pagination } = paged;
+  useSearchForm(form, paged, ({ sn, name, status }) => ({ sn, name, status }));
   // Online state and last seen change by themselves: the list follows them.
   useEffect(() => {
     const timer = setInterval(() => void page.refetch(), REFRESH_MS);

@@ -72,11 +72,9 @@ const columns: TableProps<OpenLogRecord>['columns'] = [
 
 export default function OpenLogPage() {
   const [form] = Form.useForm<SearchForm>();
-  const { query, page, search, reset, turnPage, pagination } = usePagedQuery<OpenLogRecord>(
-    ['device', 'open-log'],
-    deviceEndpoints.openLogPage,
-  );
-  useSearchForm(form, query, (q) => ({
+  const paged = usePagedQuery<OpenLogRecord>(['device', 'open-log'], deviceEndpoints.openLogPage);
+  const { query, page, search, reset, turnPage, pagination } = paged;
+  useSearchForm(form, paged, (q) => ({
     sn: q.sn,
     buildingId: numberOrKept(q.buildingId),
     spaceId: numberOrKept(q.spaceId),

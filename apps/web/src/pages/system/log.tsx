@@ -140,11 +140,9 @@ function Change({ record }: { record: AuditLogRecord }) {
 /** 操作日志: every write recorded by the server, newest first, with its before and after. */
 export default function AuditLogPage() {
   const [form] = Form.useForm<SearchForm>();
-  const { query, page, search, reset, turnPage, pagination } = usePagedQuery<AuditLogRecord>(
-    ['auditLogPage'],
-    endpoints.auditLogPage,
-  );
-  useSearchForm(form, query, (q) => ({
+  const paged = usePagedQuery<AuditLogRecord>(['auditLogPage'], endpoints.auditLogPage);
+  const { page, search, reset, turnPage, pagination } = paged;
+  useSearchForm(form, paged, (q) => ({
     actorId: numberOrKept(q.actorId),
     resource: q.resource,
     action: q.action,
