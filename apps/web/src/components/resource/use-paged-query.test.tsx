@@ -39,8 +39,15 @@ function SearchList() {
   );
 }
 
-/** A router whose navigations after the first wait for `release()`, as the console's route checks may. */
-function heldRouter(element: ReactNode, initialEntry = '/list') {
+/**
+ * Draws `element` on a list route answered with an empty page of `total` rows, under a router whose
+ * navigations after the first wait for `held.release()`, as the console's route checks may.
+ */
+function renderHeld(element: ReactNode, { initialEntry = '/list', total = 0 } = {}) {
+  request.defaults.adapter = mockAdapter(() => ({
+    status: 200,
+    data: { code: 200, msg: '操作成功', data: { records: [], total, current: 1, size: 10 } },
+  }));
   const held: { release: () => void } = { release: () => undefined };
   let first = true;
   const router = createMemoryRouter(
@@ -56,6 +63,12 @@ function heldRouter(element: ReactNode, initialEntry = '/list') {
     ],
     { initialEntries: [initialEntry] },
   );
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
   return { router, held };
 }
 
@@ -64,18 +77,8 @@ const phone = () => screen.getByLabelText<HTMLInputElement>('手机号');
 
 describe('usePagedQuery', () => {
   it('a page turned while the search’s navigation is still on its way keeps the search', async () => {
-    request.defaults.adapter = mockAdapter(() => ({
-      status: 200,
-      data: { code: 200, msg: '操作成功', data: { records: [], total: 30, current: 1, size: 10 } },
-    }));
     // The route's checks (the session guard, in the console) hold each navigation until released.
-    const { router, held } = heldRouter(<List />);
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <QueryClientProvider client={client}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
+    const { router, held } = renderHeld(<List />, { total: 30 });
     await screen.findByRole('button', { name: '搜索' });
 
     act(() => screen.getByRole('button', { name: '搜索' }).click());
@@ -93,17 +96,7 @@ describe('usePagedQuery', () => {
   });
 
   it('text typed while a search is on its way stays in the form when the search arrives', async () => {
-    request.defaults.adapter = mockAdapter(() => ({
-      status: 200,
-      data: { code: 200, msg: '操作成功', data: { records: [], total: 0, current: 1, size: 10 } },
-    }));
-    const { router, held } = heldRouter(<SearchList />);
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <QueryClientProvider client={client}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
+    const { router, held } = renderHeld(<SearchList />);
     await screen.findByLabelText('手机号');
     fireEvent.change(phone(), { target: { value: '139' } });
     fireEvent.click(screen.getByRole('button', { name: '搜索' }));
@@ -117,17 +110,7 @@ describe('usePagedQuery', () => {
   });
 
   it('back and forward fill the form with the filters of the list they show', async () => {
-    request.defaults.adapter = mockAdapter(() => ({
-      status: 200,
-      data: { code: 200, msg: '操作成功', data: { records: [], total: 0, current: 1, size: 10 } },
-    }));
-    const { router, held } = heldRouter(<SearchList />, '/list?phone=138');
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <QueryClientProvider client={client}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
+    const { router, held } = renderHeld(<SearchList />, { initialEntry: '/list?phone=138' });
     await screen.findByLabelText('手机号');
     await waitFor(() => expect(phone().value).toBe('138'));
     fireEvent.change(phone(), { target: { value: '139' } });
