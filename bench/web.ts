@@ -58,13 +58,17 @@ async function startCompiled(dataDir: string, databaseUrl?: string) {
 const rssMb = (child: ChildProcess) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024;
 
-/** RSS of a server started on a database its first start seeded, once it has idled `ms`. */
-async function rssAfter(ms: number, dataDir: string, databaseUrl?: string) {
+/** RSS of one server started on a database its first start seeded, read after idling each of `times` ms. */
+async function rssAt(times: number[], dataDir: string, databaseUrl?: string) {
   const { child } = await startCompiled(dataDir, databaseUrl);
-  await new Promise((r) => setTimeout(r, ms));
-  const rss = rssMb(child);
+  const ready = performance.now();
+  const readings = [];
+  for (const ms of times) {
+    await new Promise((r) => setTimeout(r, ready + ms - performance.now()));
+    readings.push(rssMb(child));
+  }
   await stop(child);
-  return rss;
+  return readings;
 }
 
 async function stop(child: ChildProcess) {
@@ -142,15 +146,17 @@ export async function webBench(): Promise<
   } finally {
     await browser.close();
   }
-  const settled = [summarise('start.settled-rss-mb', 'MB', [await rssAfter(SETTLED_MS, dataDir)])];
+  const [settledRss] = await rssAt([SETTLED_MS], dataDir);
+  const settled = [summarise('start.settled-rss-mb', 'MB', [settledRss])];
   const postgresBase = process.env.BENCH_DATABASE_URL;
   if (postgresBase) {
     const database = await throwAwayDatabase(postgresBase);
     try {
       await stop((await startCompiled(dataDir, database.url)).child);
+      const [idle, settledOnPostgres] = await rssAt([IDLE_MS, SETTLED_MS], dataDir, database.url);
       settled.push(
-        summarise('start.postgres.idle-rss-mb', 'MB', [await rssAfter(IDLE_MS, dataDir, database.url)]),
-        summarise('start.postgres.settled-rss-mb', 'MB', [await rssAfter(SETTLED_MS, dataDir, database.url)]),
+        summarise('start.postgres.idle-rss-mb', 'MB', [idle]),
+        summarise('start.postgres.settled-rss-mb', 'MB', [settledOnPostgres]),
       );
     } finally {
       await database.drop();
