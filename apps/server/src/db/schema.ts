@@ -1163,6 +1163,20 @@ export const spaces = pgTable(
 );
 
 export const deviceStatusValues = ['online', 'offline'] as const;
+export const deviceProtocolValues = ['1', '1.1'] as const;
+
+/**
+ * A device admin password as kept: SHA-256 for v1 devices, and PBKDF2 with its salt for v1.1 ones
+ * (devices/secrets-v11.ts). Entries saved before PBKDF2 have no salt: they cannot be converted
+ * without the password, so v1.1 devices are not sent them until staff enter the password again.
+ */
+export interface StoredAdminPassword {
+  id: string;
+  sha256: string;
+  salt?: string;
+  iterations?: number;
+  pbkdf2?: string;
+}
 
 /**
  * Registered door devices. The device secret is kept only encrypted (AES-256-GCM under SECRET_KEY,
@@ -1191,7 +1205,9 @@ export const devices = pgTable(
     /** The access state last sent in a `sync`, and the version the device last acked. */
     accessVersion: integer('access_version').notNull().default(0),
     ackedVersion: integer('acked_version').notNull().default(0),
-    adminPasswords: jsonb('admin_passwords').$type<{ id: string; sha256: string }[]>().notNull().default([]),
+    /** The protocol version of its last hello (`protocol`; absent is 1): v1.1 gets secretBox and PBKDF2. */
+    protocol: text('protocol', { enum: deviceProtocolValues }).notNull().default('1'),
+    adminPasswords: jsonb('admin_passwords').$type<StoredAdminPassword[]>().notNull().default([]),
     cardRules: jsonb('card_rules')
       .$type<{ cardNo: string; validFrom: number; validTo: number }[]>()
       .notNull()
@@ -1207,6 +1223,7 @@ export const devices = pgTable(
     index('devices_next_expiry_idx').on(t.nextExpiryAt),
     index('devices_space_idx').on(t.spaceId),
     check('devices_status_check', sql.raw(`status in ('online', 'offline')`)),
+    check('devices_protocol_check', sql.raw(`protocol in ('1', '1.1')`)),
   ],
 );
 
