@@ -69,7 +69,7 @@ function renderHeld(element: ReactNode, { initialEntry = '/list', total = 0 } = 
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
-  return { router, held };
+  return { router, held, adapter: request.defaults.adapter as ReturnType<typeof mockAdapter> };
 }
 
 /** The search field as drawn now (the list may draw it anew). */
@@ -127,5 +127,22 @@ describe('usePagedQuery', () => {
     await waitFor(() => expect(router.state.navigation.state).toBe('loading'));
     act(() => held.release());
     await waitFor(() => expect(phone().value).toBe('139'));
+  });
+
+  it('a search with the filters already shown asks the server again', async () => {
+    const { router, held, adapter } = renderHeld(<List />, { initialEntry: '/list?phone=139' });
+    await waitFor(() => expect(adapter.calls).toHaveLength(1));
+    // The same filters: the address stays as it is, and the list is fetched anew all the same.
+    act(() => screen.getByRole('button', { name: '搜索' }).click());
+    await waitFor(() => expect(adapter.calls).toHaveLength(2));
+    act(() => screen.getByRole('button', { name: '搜索' }).click());
+    await waitFor(() => expect(adapter.calls).toHaveLength(3));
+    expect(router.state.location.search).toBe('?phone=139');
+    expect(router.state.navigation.state).toBe('idle');
+    // Another page is still a navigation to the address of that page.
+    act(() => screen.getByRole('button', { name: '第 2 页' }).click());
+    act(() => held.release());
+    await waitFor(() => expect(router.state.location.search).toBe('?phone=139&current=2'));
+    await waitFor(() => expect(adapter.calls).toHaveLength(4));
   });
 });

@@ -11,7 +11,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FormInstance, TablePaginationConfig } from 'antd';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { hashKey, keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { cleanPayload, type Page } from '@cowork/contract';
 import type { Dayjs } from 'dayjs';
@@ -61,12 +61,14 @@ export function addressOfQuery(query: PagedQuery, tab: string | null): URLSearch
  * @param options.inAddress false for a list inside a drawer: its query is its own, not the address's
  *   (the screen's main list keeps filters, page and sort in the address, so reload, back/forward
  *   and a shared link show the same list)
+ * @param options.refetchInterval ms between refreshes of the page shown, for lists whose rows
+ *   change by themselves (devices' state, door events); the query, and so page and filters, stay
  */
 export function usePagedQuery<T>(
   queryKey: readonly unknown[],
   path: string,
   fixed: Record<string, unknown> = {},
-  { inAddress = true }: { inAddress?: boolean } = {},
+  { inAddress = true, refetchInterval }: { inAddress?: boolean; refetchInterval?: number } = {},
 ) {
   const [searchParams, setSearchParams] = useSearchParams();
   const [ownQuery, setOwnQuery] = useState<PagedQuery>({ ...DEFAULT_PAGE });
@@ -82,10 +84,15 @@ export function usePagedQuery<T>(
   const asked = useRef<{ on: string; query: PagedQuery; to: string } | null>(null);
   const address = searchParams.toString();
   const setQuery = (next: PagedQuery | ((q: PagedQuery) => PagedQuery)) => {
-    const latest = asked.current?.on === address ? asked.current.query : query;
-    const value = typeof next === 'function' ? next(latest) : next;
-    if (!inAddress) return setOwnQuery(value);
+    // A search or page turn still on its way to the address.
+    const pending = asked.current?.on === address ? asked.current : null;
+    const value = typeof next === 'function' ? next(pending?.query ?? query) : next;
     const to = addressOfQuery(value, searchParams.get('tab'));
+    // The query shown asked again (查询 with unchanged filters): neither the address nor the cache
+    // key changes, so nothing would be sent; the user asks for what is there now.
+    const same = inAddress ? to.toString() === address : hashKey([value]) === hashKey([query]);
+    if (same && !pending) return void page.refetch();
+    if (!inAddress) return setOwnQuery(value);
     asked.current = { on: address, query: value, to: to.toString() };
     // Each search or page turn is a history entry, so the browser's back returns to the list before.
     setSearchParams(to);
@@ -104,6 +111,7 @@ export function usePagedQuery<T>(
     queryKey: [...queryKey, query],
     queryFn: () => api.get<Page<T>>(path, cleanPayload({ ...query, ...fixed })),
     placeholderData: keepPreviousData,
+    refetchInterval,
   });
   /** A new search from page 1, keeping the page size; empty filters are left out. */
   const search = (filters: Record<string, unknown>) =>
