@@ -318,6 +318,14 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
   const tags = [resource.key];
   const has = (action: ResourceDef['actions'][number]) => resource.actions.includes(action);
   const fieldLabels = labels;
+  // The column a select's option shows and a batch refusal names. Checked as the module is
+  // declared, so a table without it stops the server at start instead of failing every list call.
+  const titleKey = resource.titleField ?? 'name';
+  const titleColumn: PgColumn | undefined = columns[titleKey];
+  if (has('list') && !titleColumn)
+    throw new Error(
+      `${resource.key}: its table has no column "${titleKey}" for the list's labels; declare titleField`,
+    );
 
   const present = (row: Row, request: FastifyRequest, action: PresentAction = 'write') =>
     serialize(options.present ? options.present(row, request, action) : row);
@@ -513,7 +521,7 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
 
     if (has('list')) {
       // Options for selects on other screens: names only, so any signed-in staff member may read them.
-      const titleColumn = columns[resource.titleField ?? 'name'];
+      const labelColumn = titleColumn!;
       const hasPublished = 'published' in resource.fields;
       r.get(
         paths.list,
@@ -531,7 +539,7 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
           const rows = await app.db
             .select({
               value: table.id,
-              label: titleColumn,
+              label: labelColumn,
               ...(hasPublished ? { published: columns.published } : {}),
             })
             .from(table)
@@ -733,8 +741,7 @@ export function crudModule<F extends Fields, T extends ResourceTable>(
           for (const row of rows) authorize(row, request, 'remove');
           // In a batch, every refusal names the record it is about: 该角色… becomes 角色「运营」…, and a
           // reason that does not name it already gets the name in front.
-          const titleOf = (row: Row) =>
-            String(row[resource.titleField ?? 'name'] ?? row.title ?? `#${String(row.id)}`);
+          const titleOf = (row: Row) => String(row[titleKey] ?? row.title ?? `#${String(row.id)}`);
           const named = (row: Row) => `${resource.label}「${titleOf(row)}」`;
           const inBatch = (row: Row, reason: string) =>
             reason.startsWith(`该${resource.label}`)

@@ -25,6 +25,7 @@ export const teamCardActivity = defineResource({
   label: '会议卡活动',
   permission: 'operation:meeting',
   actions: cardActions,
+  titleField: 'title',
   fields: {
     title: field.text('活动名称', { max: 50, search: 'like' }),
     teamCardId: field.reference('会议卡', resourcePaths(teamCard).list, {
