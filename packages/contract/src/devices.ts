@@ -163,6 +163,9 @@ export interface DeviceRecord {
   status: DeviceStatus;
   lastSeenAt: string | null;
   syncState: DeviceSyncState;
+  /** Where it is: `楼宇 / 上级空间 / 空间`; null while it is in no space. */
+  spacePath: string | null;
+  buildingId: number | null;
   droppedCount: number;
 }
 

@@ -4,7 +4,7 @@
  * or devices cannot be removed.
  */
 import { prefixes } from '../endpoints.ts';
-import { defineResource, field } from '../resource.ts';
+import { defineResource, field, type ListOption } from '../resource.ts';
 
 export const spaceKindOptions = [
   { value: 'building', label: '楼栋' },
@@ -25,6 +25,13 @@ export const spaceChildKinds: Record<SpaceKind | 'root', readonly SpaceKind[]> =
 
 const base = `${prefixes.hardware}/space`;
 
+/**
+ * `GET space/list?buildingId=`: every space (or a building's) as an option whose label is its path
+ * from the building, `望京SOHO / 3F / 大堂闸机`, by building and then by path.
+ */
+export const spaceListPath = `${base}/list`;
+export type SpaceOption = ListOption & { buildingId: number };
+
 export const space = defineResource({
   key: 'space',
   base,
@@ -32,7 +39,7 @@ export const space = defineResource({
   permission: 'hardware:space',
   fields: {
     buildingId: field.reference('所属楼宇', `${prefixes.building}/building/list`),
-    parentId: field.reference('上级空间', `${base}/list`, {
+    parentId: field.reference('上级空间', spaceListPath, {
       optional: true,
       search: undefined,
       help: '不选则为楼宇下的顶层空间',
@@ -53,7 +60,8 @@ export const space = defineResource({
     }),
     sort: field.sort(),
   },
-  actions: ['page', 'detail', 'save', 'edit', 'remove', 'list'],
+  // `list` is the module's own (spaceListPath): its options say the building and the spaces above.
+  actions: ['page', 'detail', 'save', 'edit', 'remove'],
   titleField: 'name',
   defaultSort: { field: 'sort', order: 'ascend' },
 });

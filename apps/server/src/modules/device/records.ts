@@ -8,6 +8,7 @@ import { DEVICE_ACK_TIMEOUT_MS, MAX_PAGE_SIZE, numeric } from '@cowork/contract'
 import type { Executor } from '../../db/client.ts';
 import { devices, deviceStatusValues, spaces } from '../../db/schema.ts';
 import { toIso } from '../../lib/time.ts';
+import { spacePathsOf } from '../space/paths.ts';
 
 export const deviceRecord = z.object({
   id: z.number(),
@@ -15,6 +16,9 @@ export const deviceRecord = z.object({
   name: z.string(),
   spaceId: z.number().nullable(),
   spaceName: z.string().nullable(),
+  /** Where it is: `楼宇 / 上级空间 / 空间` (null while unplaced). */
+  spacePath: z.string().nullable(),
+  buildingId: z.number().nullable(),
   model: z.string().nullable(),
   vendor: z.string().nullable(),
   firmware: z.string().nullable(),
@@ -43,7 +47,7 @@ export const pageParams = {
 
 const inFlightMs = DEVICE_ACK_TIMEOUT_MS + 1_000;
 
-/** Devices matching `where`, newest first, with their space's name and sync state. */
+/** Devices matching `where`, newest first, with their space's name and path and their sync state. */
 export async function deviceRecords(
   db: Executor,
   where: SQL | undefined,
@@ -61,12 +65,18 @@ export async function deviceRecords(
     .where(where)
     .orderBy(desc(devices.id));
   const rows = await (window ? query.limit(window.limit).offset(window.offset) : query);
+  const paths = await spacePathsOf(
+    db,
+    rows.map((r) => r.device.spaceId),
+  );
   return rows.map(({ device: d, spaceName, syncing }) => ({
     id: d.id,
     sn: d.sn,
     name: d.name,
     spaceId: d.spaceId,
     spaceName,
+    spacePath: d.spaceId === null ? null : (paths.get(d.spaceId)?.path ?? null),
+    buildingId: d.spaceId === null ? null : (paths.get(d.spaceId)?.buildingId ?? null),
     model: d.model,
     vendor: d.vendor,
     firmware: d.firmware,

@@ -307,6 +307,8 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
           sn: z.string().max(64).optional(),
           name: z.string().max(50).optional(),
           spaceId: idOf('空间编号必须是正整数').optional(),
+          // The devices placed in this building's spaces (pickers offer one building's devices).
+          buildingId: idOf('楼宇编号必须是正整数').optional(),
           status: z.enum(deviceStatusValues, { error: '状态只能是 online 或 offline' }).optional(),
         }),
         response: { 200: envelope(pageOf(deviceRecord)) },
@@ -318,6 +320,8 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       if (q.sn?.trim()) where.push(ilike(devices.sn, `${escapeLike(q.sn.trim())}%`));
       if (q.name?.trim()) where.push(containing(devices.name, q.name.trim()));
       if (q.spaceId) where.push(eq(devices.spaceId, q.spaceId));
+      if (q.buildingId)
+        where.push(sql`${devices.spaceId} in (select id from ${spaces} where building_id = ${q.buildingId})`);
       if (q.status) where.push(eq(devices.status, q.status));
       const condition = where.length ? and(...where) : undefined;
       return ok(

@@ -7,11 +7,12 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idOf, valuesOf, optionLabel } from '@cowork/contract';
+import { idOf, listOption, valuesOf, optionLabel } from '@cowork/contract';
 import {
   space,
   spaceChildKinds,
   spaceKindOptions,
+  spaceListPath,
   spaceMessages,
   spaceSubSpacePath,
   type SpaceKind,
@@ -138,6 +139,25 @@ export const spaceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     spaceSubSpacePath,
+  app.get(
+    spaceListPath,
+    {
+      // Options for selects on other screens (as every resource's list): any signed-in staff member.
+      config: { auth: true },
+      schema: {
+        tags: ['space'],
+        summary: '空间选项（下拉列表）：名称为“楼宇 / 上级空间 / 空间”，可按楼宇筛选',
+        querystring: z.object({ buildingId: idOf('楼宇编号必须是正整数').optional() }),
+        response: { 200: envelope(z.array(listOption.extend({ buildingId: z.number() }))) },
+      },
+    },
+    async (request) => {
+      const { buildingId } = request.query;
+      const paths = await spacePaths(app.db, buildingId ? eq(spaces.buildingId, buildingId) : undefined);
+      return ok(paths.map((p) => ({ value: p.id, label: p.path, buildingId: p.buildingId })));
+    },
+  );
+
     {
       config: { permission: ['hardware:space:view', 'hardware:device:view'] },
       schema: {
