@@ -2,9 +2,13 @@
  * Settings from the environment, checked once at start. A wrong value stops the server with a
  * message naming the variable.
  */
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
@@ -23,6 +27,16 @@ const serverDir = fileURLToPath(new URL('..', import.meta.url));
  * apps/server but keeps the caller's directory in INIT_CWD, so `npm start` at the root uses ./data.
  */
 const baseDir = () => process.env.INIT_CWD ?? process.cwd();
+
+/** Open MQTT connections from one remote address the embedded broker admits by default. */
+export const DEFAULT_MQTT_MAX_CONNECTIONS_PER_ADDRESS = 200;
+/** From the embedded broker's TCP accept to a complete CONNECT (and the TLS handshake). */
+export const MQTT_CONNECT_TIMEOUT_MS = 5_000;
+
+const connectionCount = z.coerce
+  .number({ error: 'must be a number of connections' })
+  .int('must be a whole number')
+  .min(1, 'must be at least 1');
 
 const positiveSeconds = (fallback: number) =>
   z.coerce
@@ -75,6 +89,28 @@ const envSchema = z.object({
    * broker sends it as `Authorization: Bearer …`. Unset: those endpoints answer 404.
    */
   MQTT_AUTH_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Start on an MQTT_URL broker that does not check device identity (production refuses otherwise). */
+  MQTT_ALLOW_UNAUTHENTICATED: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
+  /** The embedded broker's caps on open connections; unset total: derived from the descriptor limit. */
+  MQTT_MAX_CONNECTIONS: connectionCount.optional(),
+  MQTT_MAX_CONNECTIONS_PER_ADDRESS: connectionCount.default(DEFAULT_MQTT_MAX_CONNECTIONS_PER_ADDRESS),
+  /** The embedded broker's TLS listener and the PEM files of its certificate and private key. */
+  MQTT_TLS_PORT: z.coerce
+    .number({ error: 'must be a port number' })
+    .int('must be a port number')
+    .min(0, 'must be from 0 to 65535')
+    .max(65535, 'must be from 0 to 65535')
+    .optional(),
+  MQTT_TLS_CERT: z.string().optional(),
+  MQTT_TLS_KEY: z.string().optional(),
+  /** The server's MQTT client id on MQTT_URL (its persistent session); one per instance. */
+  MQTT_CLIENT_ID: z
+    .string()
+    .regex(/^[^#+/\s]{1,128}$/, 'must be 1–128 characters without spaces, #, + or /')
+    .optional(),
   /** Simulated demo door devices run in process with demo data (0 turns them off). */
   DEMO_DEVICES: z.coerce
     .number({ error: 'must be a number of devices' })
@@ -106,13 +142,16 @@ const envSchema = z.object({
     .optional()
     .superRefine((value, ctx) => {
       if (value === undefined) return;
-      if (checkNewPassword(value)) ctx.addIssue({ code: 'custom', message: 'must be 8 to 64 characters' });
+      const problem = adminPasswordProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
   ACCESS_TOKEN_TTL: positiveSeconds(ACCESS_TOKEN_TTL_SECONDS),
   REFRESH_TOKEN_TTL: positiveSeconds(REFRESH_TOKEN_TTL_SECONDS),
   ADMIN_CLIENT_ID: z.string().min(1, 'must not be empty').default(ADMIN_CLIENT_ID),
   ADMIN_CLIENT_SECRET: z.string().min(1, 'must not be empty').default(ADMIN_CLIENT_SECRET),
   WEB_DIST: z.string().min(1, 'must not be empty').optional(),
+  /** Who may read /api/docs: `public` anyone, `staff` signed-in staff; unset: staff in production. */
+  API_DOCS: z.enum(['public', 'staff'], { error: 'must be public or staff' }).optional(),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -158,6 +197,17 @@ export interface Config {
   deviceEnrolKeyIsDefault: boolean;
   secretKey: string | undefined;
   mqttAuthToken: string | undefined;
+  /** MQTT_ALLOW_UNAUTHENTICATED: production starts on a broker that does not check device identity. */
+  mqttAllowUnauthenticated: boolean;
+  /** The embedded broker's connection caps (unset total: derived from the descriptor limit, broker.ts). */
+  mqttMaxConnections: number | undefined;
+  mqttMaxConnectionsPerAddress: number;
+  /** From the embedded broker's TCP accept to a complete CONNECT (tests lengthen it). */
+  mqttConnectTimeoutMs: number;
+  /** MQTT_TLS_PORT with its certificate and key (PEM text, read and checked at start). */
+  mqttTls: { port: number; cert: string; key: string } | undefined;
+  /** MQTT_CLIENT_ID, else `cowork-server.{host name}.{PORT}`: stable across restarts, not a valid sn. */
+  mqttClientId: string;
   demoDevices: number;
   /** Where uploads are stored; several instances need `s3` (a shared bucket). */
   storage: StorageConfig;
@@ -167,6 +217,8 @@ export interface Config {
   adminClientId: string;
   adminClientSecret: string;
   webDist: string;
+  /** /api/docs and its JSON for anyone (API_DOCS=public, the default outside production), else staff only. */
+  apiDocsPublic: boolean;
   logLevel: string;
   /** BUSINESS_TIME_ZONE (contract time.ts). */
   timeZone: string;
@@ -229,8 +281,89 @@ export function parseTrustProxy(value: string): TrustProxy | undefined {
 export const fastifyTrustProxy = (trust: TrustProxy) =>
   typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 
+/**
+ * MQTT_TLS_PORT with the files it needs, read and checked here, so a wrong path or a key that is not
+ * the certificate's stops the start naming the variable instead of leaving the listener down.
+ */
+function mqttTlsOf(e: z.infer<typeof envSchema>): { tls: Config['mqttTls']; problems: string[] } {
+  if (e.MQTT_TLS_PORT === undefined) {
+    const stray = (['MQTT_TLS_CERT', 'MQTT_TLS_KEY'] as const).filter((name) => e[name]);
+    return {
+      tls: undefined,
+      problems: stray.map((name) => `${name} is used only with MQTT_TLS_PORT: set both`),
+    };
+  }
+  const problems: string[] = [];
+  if (e.MQTT_URL)
+    problems.push('MQTT_TLS_PORT is for the embedded broker: unset it with MQTT_URL (give that broker TLS)');
+  if (e.MQTT_TLS_PORT !== 0 && e.MQTT_TLS_PORT === e.MQTT_PORT)
+    problems.push('MQTT_TLS_PORT must differ from MQTT_PORT');
+  const pem = (name: 'MQTT_TLS_CERT' | 'MQTT_TLS_KEY', what: string, check: (text: string) => unknown) => {
+    const file = e[name];
+    if (!file)
+      return void problems.push(`${name} is required with MQTT_TLS_PORT: the path of the ${what} (PEM)`);
+    let text: string;
+    try {
+      text = readFileSync(path.resolve(baseDir(), file), 'utf8');
+    } catch (error) {
+      return void problems.push(`${name} cannot be read (${error instanceof Error ? error.message : file})`);
+    }
+    try {
+      check(text);
+      return text;
+    } catch {
+      return void problems.push(`${name} (${file}) is not a PEM ${what}`);
+    }
+  };
+  const cert = pem('MQTT_TLS_CERT', 'certificate', (text) => new X509Certificate(text));
+  const key = pem('MQTT_TLS_KEY', 'private key', (text) => createPrivateKey(text));
+  if (cert && key) {
+    try {
+      createSecureContext({ cert, key });
+    } catch {
+      problems.push('MQTT_TLS_KEY is not the private key of MQTT_TLS_CERT');
+    }
+  }
+  if (problems.length > 0 || !cert || !key) return { tls: undefined, problems };
+  return { tls: { port: e.MQTT_TLS_PORT, cert, key }, problems };
+}
+
 /** Printed at start in development, like the demo sign-ins; production must set its own. */
 export const DEVELOPMENT_ENROL_KEY = 'cowork-dev-enrol-key';
+
+/** How to make a key for SECRET_KEY, DEVICE_ENROL_KEY or MQTT_AUTH_TOKEN, said wherever one is missing. */
+const MAKE_KEY = 'make one with `openssl rand -base64 48`';
+
+/**
+ * The first administrator's password: the staff rule (contract checkNewPassword: 8 to 64 characters)
+ * and, as it opens everything from the first start, not guessable at once: at least two kinds of
+ * letters, digits and other characters, and without `password` or `admin` in it (the demo's
+ * Admin@123 is printed in the README).
+ */
+export function adminPasswordProblem(value: string): string | undefined {
+  if (checkNewPassword(value)) return 'must be 8 to 64 characters';
+  const kinds = [/\p{L}/u, /\p{N}/u, /[^\p{L}\p{N}]/u].filter((kind) => kind.test(value)).length;
+  if (kinds < 2 || /password|admin/i.test(value))
+    return 'is too easy to guess: use 8 to 64 characters mixing at least two of letters, digits and symbols, without "password" or "admin" (e.g. `openssl rand -base64 18`)';
+  return undefined;
+}
+
+/**
+ * What production needs set: the keys that must be the same on every instance have no usable
+ * default there (a generated or public one would differ between instances or be known to all).
+ */
+function productionProblems(e: z.infer<typeof envSchema>): string[] {
+  const problems: string[] = [];
+  if (!e.SECRET_KEY)
+    problems.push(
+      `SECRET_KEY is required in production: set the same key of 32 or more characters on every instance (${MAKE_KEY}; keep a copy, device secrets are encrypted with it)`,
+    );
+  if (!e.DEVICE_ENROL_KEY || e.DEVICE_ENROL_KEY === DEVELOPMENT_ENROL_KEY)
+    problems.push(
+      `DEVICE_ENROL_KEY is required in production and must not be the development default, which is public: set the key your devices are given, the same on every instance (${MAKE_KEY})`,
+    );
+  return problems;
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -251,8 +384,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     !e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY &&
       'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
   ].filter(Boolean);
-  if (e.NODE_ENV === 'production' && !e.DEVICE_ENROL_KEY)
-    missing.push('DEVICE_ENROL_KEY is required in production (the development default is public)');
+  const mqttTls = mqttTlsOf(e);
+  missing.push(...mqttTls.problems);
+  if (e.NODE_ENV === 'production') missing.push(...productionProblems(e));
   if (missing.length > 0) throw new ConfigError(`Invalid environment: ${missing.join('; ')}`);
   return {
     nodeEnv: e.NODE_ENV,
@@ -268,6 +402,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deviceEnrolKeyIsDefault: e.DEVICE_ENROL_KEY === undefined,
     secretKey: e.SECRET_KEY,
     mqttAuthToken: e.MQTT_AUTH_TOKEN,
+    mqttAllowUnauthenticated: e.MQTT_ALLOW_UNAUTHENTICATED,
+    mqttMaxConnections: e.MQTT_MAX_CONNECTIONS,
+    mqttMaxConnectionsPerAddress: e.MQTT_MAX_CONNECTIONS_PER_ADDRESS,
+    mqttConnectTimeoutMs: MQTT_CONNECT_TIMEOUT_MS,
+    mqttTls: mqttTls.tls,
+    mqttClientId:
+      e.MQTT_CLIENT_ID ?? `cowork-server.${os.hostname().replace(/[^A-Za-z0-9_-]/g, '_')}.${e.PORT}`,
     demoDevices: e.DEMO_DEVICES,
     storage:
       e.STORAGE === 's3'
@@ -290,6 +431,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminClientId: e.ADMIN_CLIENT_ID,
     adminClientSecret: e.ADMIN_CLIENT_SECRET,
     webDist: e.WEB_DIST ? path.resolve(baseDir(), e.WEB_DIST) : path.resolve(serverDir, '../web/dist'),
+    apiDocsPublic: (e.API_DOCS ?? (e.NODE_ENV === 'production' ? 'staff' : 'public')) === 'public',
     logLevel: e.LOG_LEVEL,
     timeZone: e.BUSINESS_TIME_ZONE,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

@@ -7,17 +7,24 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type DbHandle } from './db/client.ts';
 import { startDemoDevices } from './devices/demo.ts';
 import { demoSignIns } from './seed/demo.ts';
-import { prepareData, StartupError } from './seed/prepare.ts';
+import { checkSecretKey, prepareData, StartupError } from './seed/prepare.ts';
 
 async function main() {
   const config = loadConfig();
   const handle: DbHandle = await openDatabase(config);
   try {
-    await handle.migrate();
+    const migrations = await handle.migrate();
     const prepared = await prepareData(handle.db, config);
     const app = await buildApp({ config, db: handle.db });
+    for (const name of migrations) app.log.info({ migration: name }, `migration applied: ${name}`);
+    // Before listening: an instance with another key would fail every device command.
+    await checkSecretKey(handle.db, app.devices.box);
     if (prepared.seededDemo) app.log.info('demo data loaded into the empty database');
     if (prepared.createdAdministrator) app.log.info('administrator `admin` created from ADMIN_PASSWORD');
+    if (prepared.adminPasswordIgnored)
+      app.log.warn(
+        'ADMIN_PASSWORD ignored: an administrator already exists (it only creates the first `admin` in an empty production database; change passwords in the console)',
+      );
     if (prepared.recountedDays)
       app.log.info(
         { timeZone: config.timeZone },
@@ -58,7 +65,7 @@ async function main() {
     lines.push(
       link.up
         ? `Door devices: MQTT at ${link.url}${link.mode === 'external' ? ' (MQTT_URL)' : ' (embedded broker, MQTT_PORT)'}`
-        : `Door devices: link down (${link.reason}); set MQTT_PORT to a free port or MQTT_URL to a broker`,
+        : `Door devices: link down (${link.detail ?? 'not started'}); set MQTT_PORT to a free port or MQTT_URL to a broker`,
     );
     if (demoDevices.count)
       lines.push(

@@ -3,9 +3,10 @@
  * when it is set. Both are handed out as drizzle's PgDatabase so the rest of the server does not
  * know which engine runs.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type * as schema from './schema.ts';
 import { propertyOf, textOf } from '../lib/unknown.ts';
@@ -21,12 +22,43 @@ export type Executor = Pick<
 export interface DbHandle {
   db: Database;
   engine: 'pglite' | 'postgres';
-  /** Applies pending migrations from apps/server/drizzle. */
-  migrate(): Promise<void>;
+  /** Applies pending migrations from apps/server/drizzle; answers the names of those applied, in order. */
+  migrate(): Promise<string[]>;
   close(): Promise<void>;
 }
 
 export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+/**
+ * Runs drizzle's migrator (`run`) on `db` and answers the names (journal tags, `0027_business_calendar`)
+ * of the migrations it applied, so the start can log each. Drizzle applies, in order, those whose
+ * journal time is after the last one recorded in drizzle.__drizzle_migrations.
+ */
+export async function migrateNamed(
+  db: Pick<Executor, 'execute'>,
+  run: () => Promise<void>,
+): Promise<string[]> {
+  const [{ found }] = await rowsOf<{ found: string | null }>(
+    db,
+    sql`select to_regclass('drizzle.__drizzle_migrations')::text as found`,
+  );
+  const [last] = found
+    ? await rowsOf<{ at: string | number | null }>(
+        db,
+        sql`select max(created_at) as at from drizzle.__drizzle_migrations`,
+      )
+    : [];
+  const lastAt = Number(last?.at ?? -1);
+  const journal: unknown = JSON.parse(
+    await readFile(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8'),
+  );
+  const entries = propertyOf(journal, 'entries');
+  const pending = (Array.isArray(entries) ? entries : [])
+    .filter((e) => Number(propertyOf(e, 'when')) > lastAt)
+    .map((e) => String(propertyOf(e, 'tag')));
+  await run();
+  return pending;
+}
 
 /**
  * The name to give drizzle's `.prepare()`: none of our own, so on PostgreSQL the statement is named

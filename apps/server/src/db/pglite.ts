@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { migrationsFolder, type DbHandle } from './client.ts';
+import { migrateNamed, migrationsFolder, type DbHandle } from './client.ts';
 import * as schema from './schema.ts';
 
 export function pgliteHandle(client: PGlite): DbHandle {
@@ -14,7 +14,7 @@ export function pgliteHandle(client: PGlite): DbHandle {
   return {
     db,
     engine: 'pglite',
-    migrate: () => migratePglite(db, { migrationsFolder }),
+    migrate: () => migrateNamed(db, () => migratePglite(db, { migrationsFolder })),
     close: () => client.close(),
   };
 }

@@ -6,7 +6,7 @@
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { migrationsFolder, type DbHandle } from './client.ts';
+import { migrateNamed, migrationsFolder, type DbHandle } from './client.ts';
 import * as schema from './schema.ts';
 
 /** Arbitrary constant: one migrating instance at a time when several start on one PostgreSQL. */
@@ -32,7 +32,9 @@ export function postgresHandle(pool: pg.Pool): DbHandle {
       await client.connect();
       try {
         await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-        await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+        // Read under the lock: another instance may have applied some while this one waited.
+        const migrating = drizzlePg({ client, schema });
+        return await migrateNamed(migrating, () => migratePg(migrating, { migrationsFolder }));
       } finally {
         await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
         await client.end();

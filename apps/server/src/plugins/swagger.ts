@@ -1,10 +1,12 @@
 /** OpenAPI document generated from the routes' zod schemas; the UI lives at /api/docs. */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../lib/http.ts';
 import { propertyOf, recordOf } from '../lib/unknown.ts';
+import { bearerToken, cookieToken, userOfToken } from './auth.ts';
 import {
   auditLogRecord,
   IDEMPOTENCY_KEY_HEADER,
@@ -15,6 +17,9 @@ import {
 } from '@cowork/contract';
 
 export const DOCS_PREFIX = '/api/docs';
+
+/** The 401 of the docs in production: where to sign in first. */
+export const DOCS_SIGN_IN = 'API 文档仅对已登录的员工开放，请先在本站登录控制台，再打开 /api/docs';
 
 /**
  * Shared schemas become named components; the menu tree needs it, being recursive (a `$ref` to
@@ -67,6 +72,21 @@ function transform(input: TransformInput) {
   };
 }
 
+/**
+ * The docs (page, assets, JSON and YAML) for signed-in staff only (production unless API_DOCS=public):
+ * a browser opening /api/docs sends the console's `access_token` cookie, a script its bearer token.
+ */
+function staffOnly(app: FastifyInstance) {
+  return async (request: FastifyRequest) => {
+    try {
+      await userOfToken(app, bearerToken(request) ?? cookieToken(request));
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 401) throw new AppError(401, DOCS_SIGN_IN);
+      throw error;
+    }
+  };
+}
+
 export async function registerSwagger(app: FastifyInstance) {
   for (const [schema, id] of components) {
     if (!z.globalRegistry.has(schema)) z.globalRegistry.add(schema, { id });
@@ -89,5 +109,9 @@ export async function registerSwagger(app: FastifyInstance) {
     transformObject: jsonSchemaTransformObject,
   });
   // Its own page needs its own inline script hashes: staticCSP replaces the console's policy there.
-  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: DOCS_PREFIX,
+    staticCSP: true,
+    ...(!app.config.apiDocsPublic && { uiHooks: { onRequest: staffOnly(app) } }),
+  });
 }
