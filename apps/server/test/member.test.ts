@@ -149,10 +149,10 @@ describe('会员 rules', () => {
     expect((await call(admin, 'GET', `${base}/page?registeredAtFrom=notadate`)).status).toBe(400);
   });
 
-  test('user-ids/username maps ids to nickname and phone for any signed-in user', async () => {
+  test('user-ids/username maps ids to nickname and phone for those who may see members', async () => {
     const yunying = await t.auth(...demo.yunying);
     const res = await call<Record<string, unknown>>(
-      yunying,
+      admin,
       'GET',
       `${memberEndpoints.usernames}?ids=${memberId},${otherId},999999`,
     );
@@ -161,10 +161,11 @@ describe('会员 rules', () => {
       [memberId]: { id: memberId, nickname: '林晓峰', phone: '13812345678' },
       [otherId]: { id: otherId, nickname: '思雨', phone: '13912345678' },
     });
-    const bad = await call(yunying, 'GET', `${memberEndpoints.usernames}?ids=a,b`);
+    const bad = await call(admin, 'GET', `${memberEndpoints.usernames}?ids=a,b`);
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toContain('会员编号');
     expect((await call(yunying, 'GET', `${base}/page`)).status).toBe(403);
+    expect((await call(yunying, 'GET', `${memberEndpoints.usernames}?ids=${memberId}`)).status).toBe(403);
   });
 
   test('there is no save or remove for members', async () => {

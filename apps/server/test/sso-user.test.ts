@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ssoUser, ssoUserEndpoints, ssoUserMessages } from '@cowork/contract/resources/sso-user';
 import { endpoints, type Page } from '@cowork/contract';
 import { ssoRoles, ssoUserRoles, ssoUsers } from '../src/db/schema.ts';
-import { buildTestApp, callApi, createRole, demo, userIdOf, type TestApp } from './helper.ts';
+import { buildTestApp, callApi, createRole, createUser, demo, userIdOf, type TestApp } from './helper.ts';
 import { resourceSuite } from './resource-suite.ts';
 
 const base = ssoUser.base;
@@ -151,11 +151,26 @@ describe('后台用户 rules', () => {
     expect((await call(yunying, 'GET', ssoUserEndpoints.roleOptions)).status).toBe(403);
   });
 
-  test('user-id answers id, nickname and username to any signed-in user', async () => {
+  test('user-id answers id, nickname and username to user:admin:view only', async () => {
+    // A username is half of a sign-in: staff who may not see the 后台用户 list cannot enumerate them.
     const yunying = await t.auth(...demo.yunying);
-    const res = await call(yunying, 'GET', `${ssoUserEndpoints.userId}/${adminId}`);
+    const refused = await call(yunying, 'GET', `${ssoUserEndpoints.userId}/${adminId}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.data).toBeNull();
+    await createRole(t.db, {
+      code: 'user_id_viewer',
+      name: '只看后台用户',
+      permissions: ['user:admin:view'],
+    });
+    await createUser(t.db, {
+      username: 'user_id_viewer',
+      password: 'Viewer@123',
+      roleCodes: ['user_id_viewer'],
+    });
+    const viewer = await t.auth('user_id_viewer', 'Viewer@123');
+    const res = await call(viewer, 'GET', `${ssoUserEndpoints.userId}/${adminId}`);
     expect(res.body.data).toEqual({ id: adminId, nickname: '系统管理员', username: 'admin' });
-    expect((await call(yunying, 'GET', `${ssoUserEndpoints.userId}/999999`)).status).toBe(404);
+    expect((await call(viewer, 'GET', `${ssoUserEndpoints.userId}/999999`)).status).toBe(404);
   });
 
   test('nobody changes their own roles or status, or removes themselves', async () => {

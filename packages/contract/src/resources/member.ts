@@ -4,6 +4,7 @@
  * staff who may edit members.
  */
 import { z } from 'zod';
+import { MAX_PAGE_SIZE } from '../constants.ts';
 import { prefixes } from '../endpoints.ts';
 import { messages } from '../messages.ts';
 import { defineResource, field } from '../resource.ts';
@@ -17,7 +18,7 @@ const memberStatusOptions = [
 const base = `${prefixes.user}/user`;
 
 export const memberEndpoints = {
-  /** GET `?ids=1,2`: id → `{id, nickname, phone}` of those members, for other screens. */
+  /** GET `?ids=1,2` (at most a page's worth): id → `{id, nickname, phone}`, for user:member:view. */
   usernames: `${base}/user-ids/username`,
 } as const;
 
@@ -78,6 +79,7 @@ export const memberIdsQuery = z.object({
     .string({ error: '请提供会员编号' })
     .regex(/^\d+(,\d+)*$/, '会员编号须是以逗号分隔的正整数，如 1,2')
     .transform((v) => [...new Set(v.split(',').map(Number))])
-    .refine((ids) => ids.length <= 200, '一次最多查询 200 个会员'),
+    // One page of a list at most: a lookup is not a way to read the members in bulk.
+    .refine((ids) => ids.length <= MAX_PAGE_SIZE, `一次最多查询 ${MAX_PAGE_SIZE} 个会员，请分批查询`),
 });
 export const memberBrief = z.object({ id: z.number().int(), nickname: z.string(), phone: z.string() });

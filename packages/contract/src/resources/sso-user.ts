@@ -18,7 +18,7 @@ const base = `${prefixes.user}/sso-user`;
 export const ssoUserEndpoints = {
   /** PUT `{id, status}`: enables or disables an account; disabling ends its sessions at once. */
   editAccountStatus: `${base}/edit-account-status`,
-  /** GET `…/user-id/{id}`: id, nickname and username of one staff member, for other screens. */
+  /** GET `…/user-id/{id}`: id, nickname and username of one staff member, for user:admin:view. */
   userId: `${base}/user-id`,
   /** GET: the roles that may be assigned, as `{value, label}` options. */
   roleOptions: `${base}/role-options`,

@@ -47,8 +47,8 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     memberEndpoints.usernames,
     {
-      // Names and phones for screens that show members (orders, cards): any signed-in staff member.
-      config: { auth: true, fieldLabels: { ids: '会员编号' } },
+      // Members' names and full phones, as the 会员 list shows them: for staff who may open that list.
+      config: { permission: permissions.view, fieldLabels: { ids: '会员编号' } },
       schema: {
         tags: [member.key],
         summary: '按编号查会员昵称与手机号（编号 → 会员）',

@@ -283,8 +283,8 @@ export const ssoUserAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     `${ssoUserEndpoints.userId}/:id`,
     {
-      // Names only, for screens that show who did something: any signed-in staff member may read them.
-      config: { auth: true, fieldLabels: { id: '编号' } },
+      // A username is half of a sign-in: only staff who may see the 后台用户 list may look one up.
+      config: { permission: permissions.view, fieldLabels: { id: '编号' } },
       schema: {
         tags,
         summary: '一个后台用户的编号、昵称和用户名',
