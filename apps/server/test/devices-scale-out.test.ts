@@ -35,9 +35,17 @@ describe.skipIf(!brokerUrl)('two instances on one broker', () => {
 
   beforeAll(async () => {
     const enrolKey = 'scale-out-enrol-key';
-    t = await buildTestApp({ demoRows: false, config: { mqttUrl: brokerUrl, deviceEnrolKey: enrolKey } });
+    // Each instance has a client id (and persistent session) of its own, as MQTT_CLIENT_ID gives.
+    t = await buildTestApp({
+      demoRows: false,
+      config: { mqttUrl: brokerUrl, deviceEnrolKey: enrolKey, mqttClientId: `cowork-test.${sn}.1` },
+    });
     await t.app.ready();
-    second = await buildApp({ config: t.config, db: t.db, logger: false });
+    second = await buildApp({
+      config: { ...t.config, mqttClientId: `cowork-test.${sn}.2` },
+      db: t.db,
+      logger: false,
+    });
     await second.ready();
     headers = await t.auth(...demo.admin);
 

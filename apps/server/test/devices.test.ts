@@ -4,7 +4,7 @@
  * simulated device (the same code as `npm run device`) enrols, is registered, is commanded, opens
  * the door, and sends everything a hostile device could.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import net from 'node:net';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -81,7 +81,11 @@ describe.each(brokers)('through the %s broker', (kind) => {
     started.length = 0;
     t = await buildTestApp({
       demoRows: false,
-      config: { deviceEnrolKey: enrolKey, ...(external ? { mqttUrl: external } : {}) },
+      // A client id of this run's own: its persistent session is nobody else's.
+      config: {
+        deviceEnrolKey: enrolKey,
+        ...(external ? { mqttUrl: external, mqttClientId: `cowork-test.${run}` } : {}),
+      },
     });
     await t.app.ready();
     headers = await t.auth(...demo.admin);
@@ -282,20 +286,34 @@ describe.each(brokers)('through the %s broker', (kind) => {
   });
 
   describe('hostile messages are dropped and counted, nothing logged twice, the server alive', () => {
-    test('wrong signature, replay, stale ts, 300 KB, not JSON', async () => {
+    test('wrong signature, replay, stale ts, `at` out of range, deep nesting, upper-case id, 300 KB, not JSON', async () => {
       const { d, id, sn, secret } = await registered('H');
       const door = { method: 'card', credential: '1234', result: 'success', at: Date.now() };
       const good = seal('door', door, secret);
       await d.publishRaw(JSON.stringify(good));
       await until(async () => (await openLogs(sn)).total === 1, 'the good event');
 
-      await d.publishRaw(JSON.stringify(good)); // replayed id
+      // The same door event again (its PUBACK lost): acknowledged, changes nothing, not a drop.
+      await d.publishRaw(JSON.stringify(good));
+      await d.publishRaw(JSON.stringify(seal('door', door, secret, Date.now(), good.id)));
+      const beat = seal('heartbeat', { uptimeS: 1 }, secret);
+      await d.publishRaw(JSON.stringify(beat));
+      await d.publishRaw(JSON.stringify(beat)); // replayed id
       await d.publishRaw(JSON.stringify(seal('door', door, 'not-the-secret'))); // wrong signature
       const { sig: _sig, ...unsigned } = seal('door', door, secret);
       await d.publishRaw(JSON.stringify(unsigned)); // unsigned
-      await d.publishRaw(JSON.stringify(seal('door', door, secret, Date.now() - 120_000))); // stale
+      await d.publishRaw(JSON.stringify(seal('heartbeat', { uptimeS: 2 }, secret, Date.now() - 120_000))); // stale
       await d.publishRaw('not json at all'); // malformed
-      await until(async () => Number((await pageOf(sn)).droppedCount) === 5, 'five drops counted');
+      // v1.1: `at` from 30 days ago to 5 minutes ahead; the year 2200 and 31 days ago are refused.
+      await d.publishRaw(JSON.stringify(seal('door', { ...door, at: Date.UTC(2200, 0, 1) }, secret)));
+      await d.publishRaw(JSON.stringify(seal('door', { ...door, at: Date.now() - 31 * 86_400_000 }, secret)));
+      // An upper-case copy of the logged event's id, signed: a second spelling is refused.
+      await d.publishRaw(JSON.stringify(seal('door', door, secret, Date.now(), good.id.toUpperCase())));
+      // 5 000 levels of nesting in params.
+      const deep = `{"id":"${randomUUID()}","type":"door","ts":${Date.now()},"params":{"x":${'['.repeat(5000)}${']'.repeat(5000)}},"sig":"${'0'.repeat(64)}"}`;
+      await d.publishRaw(deep);
+      await until(async () => Number((await pageOf(sn)).droppedCount) === 9, 'nine drops counted');
+      expect((await get(`${deviceEndpoints.detail}/${id}`)).json().data.lastDropReason).toBe('too-deep');
       if (!external) {
         // 300 KB: the embedded broker cuts the connection before buffering it.
         // Not awaited: the broker never acknowledges it, it closes the connection.

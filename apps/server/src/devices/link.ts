@@ -8,13 +8,14 @@
  * the instance that waits for it; a door event is logged once (its id is unique in the database);
  * the sync after a hello is sent by the one instance that claims that hello's id.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt from 'mqtt';
 import mqttPacket from 'mqtt-packet';
 import {
   DEVICE_ACK_TIMEOUT_MS,
+  DEVICE_HEARTBEAT_MS,
   DEVICE_OFFLINE_AFTER_MS,
   DEVICE_SN_PATTERN,
   deviceMessages,
@@ -41,15 +42,21 @@ import {
   type AccessState,
 } from './access.ts';
 import { startEmbeddedBroker, type Credentials, type EmbeddedBroker } from './broker.ts';
+import { automaticActor } from './actors.ts';
+import { isConsoleName } from './console-identity.ts';
+import { adminPasswordsFor, protocolOf, type DeviceProtocol } from './secrets-v11.ts';
 import { errorOf, propertyOf, textOf } from '../lib/unknown.ts';
+import { dropCounter } from './drops.ts';
+import { DEVICE_RATE, ENROL_RATE, fairRate } from './fair-rate.ts';
 import {
+  eventAtAccepted,
+  isKeptEvent,
   parseEnvelope,
   parseTopic,
   ReplayGuard,
   seal,
   signedWith,
   topics,
-  type DropReason,
   type Envelope,
 } from './protocol.ts';
 
@@ -65,6 +72,8 @@ export interface LinkStatus {
   url: string | undefined;
   /** Why the link is down, in Chinese. */
   reason?: string;
+  /** The same in English, for the start line and logs read by IT staff. */
+  detail?: string;
 }
 
 export interface CommandActor {
@@ -94,6 +103,15 @@ interface Transport {
 export type DeviceLink = ReturnType<typeof createDeviceLink>;
 
 const SEEN_FLUSH_MS = 5_000;
+/** How long an external broker keeps the server's session (and its events) while it is away. */
+const SESSION_EXPIRY_S = 3 * 86_400;
+
+/** A message declined beyond the fair rate: not acknowledged, so the device keeps it and retries. */
+class Declined extends Error {
+  constructor(sn: string) {
+    super(`${sn}: beyond the fair rate, declined`);
+  }
+}
 const EXPIRY_RECHECK_MS = 60_000;
 
 export function createDeviceLink({
@@ -173,48 +191,97 @@ export function createDeviceLink({
     return device ? { registered: true, secrets: device.secrets } : { registered: false };
   }
 
-  async function countDrop(sn: string, reason: DropReason | string) {
-    log.debug({ sn, reason }, 'device message dropped');
-    await db
-      .update(devices)
-      .set({ droppedCount: sql`${devices.droppedCount} + 1`, lastDropReason: reason })
-      .where(eq(devices.sn, sn))
-      .catch(() => undefined);
+  /** Counted in memory, written once a second, logged once a minute per device (drops.ts). */
+  const drops = dropCounter({ db, log });
+  const countDrop = (sn: string, reason: string) => drops.count(sn, reason);
+  const deviceRate = fairRate(DEVICE_RATE);
+  const enrolRate = fairRate(ENROL_RATE);
+
+  /** Work that follows a message but must not hold its acknowledgement (a sync waits for the device). */
+  const background = (sn: string, work: Promise<unknown>) =>
+    void work.catch((error: unknown) => log.warn({ err: error, sn }, 'device message failed'));
+
+  /**
+   * receive, with what it could not write counted (summarised) and its error passed on; `canDecline`
+   * is false on an external broker, whose PUBACK to the device went out already: there a door event
+   * beyond the fair rate is still written (declining it would only lose it), other messages are not.
+   */
+  async function received(sn: string, payload: Buffer, address: string | undefined, canDecline: boolean) {
+    try {
+      await receive(sn, payload, address, canDecline);
+    } catch (error) {
+      if (!(error instanceof Declined)) countDrop(sn, 'not-written');
+      throw error;
+    }
   }
 
-  async function onMessage(topic: string, payload: Buffer) {
-    const parsed = parseTopic(topic);
-    if (!parsed || parsed.kind === 'cmd') return;
-    const { sn } = parsed;
-    if (parsed.kind === 'status') return onStatus(sn, payload);
-
+  /**
+   * A device's evt message as it arrives, before anyone acknowledges it (the embedded broker's
+   * PUBACK to the device, or ours to an external broker): resolves once it may be acknowledged, that
+   * is once a `door` event is written; rejects when it must not be (beyond the fair rate, or not
+   * written), so the device (or the broker) sends it again. What is refused (bad signature, `at` out
+   * of range, …) is counted and acknowledged: sending it again would not make it right.
+   */
+  async function receive(
+    sn: string,
+    payload: Buffer,
+    address: string | undefined,
+    canDecline: boolean,
+  ): Promise<void> {
     const message = parseEnvelope(payload);
     if (typeof message === 'string') return countDrop(sn, message);
     const device = await secretsOf(sn);
     if (!device) {
       // Only hello, signed with the enrolment key, is heard from a device not registered.
-      if (message.type === 'hello' && signedWith(message, config.deviceEnrolKey) && !replay.check(message))
-        await onEnrolHello(sn, message);
+      if (message.type !== 'hello' || !signedWith(message, config.deviceEnrolKey)) return;
+      if (!enrolRate.take(`sn:${sn}`) || (address !== undefined && !enrolRate.take(`address:${address}`))) {
+        countDrop(sn, 'enrol-rate');
+        throw new Declined(sn);
+      }
+      if (!replay.check(message)) await onEnrolHello(sn, message);
       return;
     }
     if (!device.secrets.some((secret) => signedWith(message, secret))) return countDrop(sn, 'bad-signature');
+    const fair = deviceRate.take(sn);
+    if (!fair && (canDecline || message.type !== 'door')) {
+      countDrop(sn, 'rate');
+      if (canDecline) throw new Declined(sn);
+      return;
+    }
+    heardSigned(sn);
+    // Kept events may come late and again: their id dedups them in the database, `at` is checked.
+    if (isKeptEvent(message.type)) {
+      if (message.type === 'door') return onDoor(device.id, device.name, sn, message);
+      return countDrop(sn, 'malformed'); // alarms are not logged by this server yet
+    }
     const stale = replay.check(message);
     if (stale) return countDrop(sn, stale);
     seen.set(sn, new Date());
 
     switch (message.type) {
       case 'ack':
-        return onAck(device.id, message);
+        return background(sn, onAck(device.id, message));
       case 'hello':
-        return onHello(device.id, sn, message);
-      case 'door':
-        return onDoor(device.id, device.name, sn, message);
+        return background(sn, onHello(device.id, sn, message));
       case 'heartbeat':
         // Last seen (and online again after a sweep) is written for every device every few seconds.
         return;
       default:
         return countDrop(sn, 'malformed');
     }
+  }
+
+  /**
+   * When each device last sent a message signed with its secret, and the gap between its last two:
+   * its heartbeat interval as it keeps it (the protocol's 30 s until two were seen).
+   */
+  const signedAt = new Map<string, { at: number; every: number }>();
+  const offlineChecks = new Map<string, NodeJS.Timeout>();
+  function heardSigned(sn: string) {
+    const now = Date.now();
+    const last = signedAt.get(sn);
+    const gap = last ? now - last.at : DEVICE_HEARTBEAT_MS;
+    signedAt.set(sn, { at: now, every: Math.min(Math.max(gap, 1_000), DEVICE_HEARTBEAT_MS) });
   }
 
   async function onStatus(sn: string, payload: Buffer) {
@@ -226,6 +293,29 @@ export function createDeviceLink({
     }
     if (typeof online !== 'boolean') return;
     if (online) return markOnline(sn);
+    await offlineUnlessHeard(sn);
+  }
+
+  /**
+   * `status` carries no signature: anyone an external broker lets publish there (or a retained
+   * payload left behind) could say `{"online":false}`. It is believed only when no signed message
+   * came from the device within its last heartbeat interval (and a half, for the next one's travel);
+   * otherwise it is checked again then, so a device really gone still shows offline within that time.
+   */
+  async function offlineUnlessHeard(sn: string) {
+    const last = signedAt.get(sn);
+    const wait = last ? last.at + last.every * 1.5 - Date.now() : 0;
+    if (wait > 0) {
+      if (offlineChecks.has(sn)) return; // one check pending per device, however many payloads
+      const heard = last!.at;
+      const timer = setTimeout(() => {
+        offlineChecks.delete(sn);
+        if (signedAt.get(sn)?.at === heard) background(sn, offlineUnlessHeard(sn));
+      }, wait);
+      timer.unref();
+      offlineChecks.set(sn, timer);
+      return;
+    }
     seen.delete(sn);
     await db.update(devices).set({ status: 'offline' }).where(eq(devices.sn, sn));
   }
@@ -243,18 +333,33 @@ export function createDeviceLink({
   const text = (value: unknown, max = 100) => (typeof value === 'string' ? value.slice(0, max) : null);
 
   async function onEnrolHello(sn: string, message: Envelope) {
+    // The console's own MQTT username is never a device's (devices/console-identity.ts).
+    if (isConsoleName(config, sn)) return;
     const p = message.params;
-    const values = {
+    await upsertEnrolment({
+      sn,
       model: text(p.model),
       vendor: text(p.vendor),
       firmware: text(p.firmware),
       lastSeenAt: new Date(),
-    };
+    });
+  }
+  /** The waiting list's rows, one upsert per turn (the latest hello of each sn in it). */
+  const upsertEnrolment = batchWriter(async (rows: (typeof deviceEnrolments.$inferInsert)[]) => {
+    const latest = [...new Map(rows.map((r) => [r.sn, r])).values()];
     await db
       .insert(deviceEnrolments)
-      .values({ sn, ...values })
-      .onConflictDoUpdate({ target: deviceEnrolments.sn, set: values });
-  }
+      .values(latest)
+      .onConflictDoUpdate({
+        target: deviceEnrolments.sn,
+        set: {
+          model: sql`excluded.model`,
+          vendor: sql`excluded.vendor`,
+          firmware: sql`excluded.firmware`,
+          lastSeenAt: sql`excluded.last_seen_at`,
+        },
+      });
+  });
 
   /**
    * Claims hellos (every instance hears each one; the one whose update changes last_hello_id
@@ -268,12 +373,13 @@ export function createDeviceLink({
         model: string | null;
         vendor: string | null;
         firmware: string | null;
+        protocol: DeviceProtocol;
       }[],
     ) => {
       const values = sql.join(
         hellos.map(
           (h) =>
-            sql`(${h.deviceId}::int, ${h.id}::text, ${h.model}::text, ${h.vendor}::text, ${h.firmware}::text)`,
+            sql`(${h.deviceId}::int, ${h.id}::text, ${h.model}::text, ${h.vendor}::text, ${h.firmware}::text, ${h.protocol}::text)`,
         ),
         sql`, `,
       );
@@ -281,8 +387,8 @@ export function createDeviceLink({
         db,
         sql`
         update devices d set model = v.model, vendor = v.vendor, firmware = v.firmware,
-          status = 'online', last_seen_at = now(), last_hello_id = v.hello_id
-        from (values ${values}) as v(id, hello_id, model, vendor, firmware)
+          protocol = v.protocol, status = 'online', last_seen_at = now(), last_hello_id = v.hello_id
+        from (values ${values}) as v(id, hello_id, model, vendor, firmware, protocol)
         where d.id = v.id and d.last_hello_id is distinct from v.hello_id
         returning v.hello_id`,
       );
@@ -291,9 +397,7 @@ export function createDeviceLink({
     },
   );
   /** The syncs after the hellos of one turn, sent as one batch. */
-  const syncAfterHello = batchWriter((deviceIds: number[]) =>
-    syncDevices(deviceIds, { userId: null, name: 'system' }, true),
-  );
+  const syncAfterHello = batchWriter((deviceIds: number[]) => syncDevices(deviceIds, automaticActor, true));
 
   async function onHello(deviceId: number, sn: string, message: Envelope) {
     const p = message.params;
@@ -303,6 +407,7 @@ export function createDeviceLink({
       model: text(p.model),
       vendor: text(p.vendor),
       firmware: text(p.firmware),
+      protocol: protocolOf(p.protocol),
     });
     if (!claimed) return;
     await syncAfterHello(deviceId).catch((error: unknown) =>
@@ -338,36 +443,43 @@ export function createDeviceLink({
     const p = message.params;
     const method = openMethodValues.find((m) => m === p.method);
     const result = openResultValues.find((r) => r === p.result);
-    const at = typeof p.at === 'number' && Number.isFinite(p.at) ? new Date(p.at) : new Date(message.ts);
-    if (!method || !result || Number.isNaN(at.getTime())) return countDrop(sn, 'malformed');
-    // A remote opening is credited to whoever sent the last acked open-door to this device.
-    let who: string | null = null;
-    if (method === 'remote') {
-      const [command] = await db
-        .select({ byName: deviceCommands.byName })
-        .from(deviceCommands)
-        .where(and(eq(deviceCommands.deviceId, deviceId), eq(deviceCommands.type, 'open-door')))
-        .orderBy(sql`${deviceCommands.sentAt} desc`)
-        .limit(1);
-      who = command?.byName ?? null;
-    }
-    await db
-      .insert(deviceOpenLogs)
-      .values({
-        messageId: message.id,
-        deviceId,
-        sn,
-        deviceName,
-        method,
-        credential: text(p.credential, 4),
-        result,
-        reason: result === 'denied' ? text(p.reason, 200) : null,
-        who,
-        at,
-      })
-      .onConflictDoNothing({ target: deviceOpenLogs.messageId });
+    // A v1 device may leave `at` out: then it is the message's own time.
+    const at = p.at === undefined ? message.ts : p.at;
+    if (!method || !result || typeof at !== 'number' || !Number.isFinite(at))
+      return countDrop(sn, 'malformed');
+    if (!eventAtAccepted(at)) return countDrop(sn, 'at-out-of-range');
+    // A remote opening is credited to whoever sent the last open-door to this device.
+    const who = method === 'remote' ? ((await lastOpenerOf(deviceId)) ?? null) : null;
+    // Resolves once the row is in the database (or was already: the same id sent again).
+    await writeDoor({
+      messageId: message.id,
+      deviceId,
+      sn,
+      deviceName,
+      method,
+      credential: text(p.credential, 4),
+      result,
+      reason: result === 'denied' ? text(p.reason, 200) : null,
+      who,
+      at: new Date(at),
+    });
     doorListeners.forEach((listener) => listener(sn));
   }
+  /** The open log's rows of one turn in one INSERT; an id already logged changes nothing. */
+  const writeDoor = batchWriter(async (rows: (typeof deviceOpenLogs.$inferInsert)[]) => {
+    await db.insert(deviceOpenLogs).values(rows).onConflictDoNothing({ target: deviceOpenLogs.messageId });
+  });
+  const lastOpenerOf = batchLoader(async (deviceIds: number[]) => {
+    const rows = await db
+      .selectDistinctOn([deviceCommands.deviceId], {
+        deviceId: deviceCommands.deviceId,
+        byName: deviceCommands.byName,
+      })
+      .from(deviceCommands)
+      .where(and(inArray(deviceCommands.deviceId, deviceIds), eq(deviceCommands.type, 'open-door')))
+      .orderBy(deviceCommands.deviceId, sql`${deviceCommands.sentAt} desc`);
+    return new Map(rows.map((r) => [r.deviceId, r.byName]));
+  });
 
   /** Sends one signed command and waits for its ack; the row records its fate either way. */
   async function command(
@@ -445,7 +557,12 @@ export function createDeviceLink({
     if (ids.length === 0) return;
     const now = Date.now();
     const rows = await db
-      .select({ id: devices.id, adminPasswords: devices.adminPasswords, cardRules: devices.cardRules })
+      .select({
+        id: devices.id,
+        adminPasswords: devices.adminPasswords,
+        cardRules: devices.cardRules,
+        protocol: devices.protocol,
+      })
       .from(devices)
       .where(inArray(devices.id, ids));
     const lists = await accessLists(db, ids, new Date(now));
@@ -453,7 +570,8 @@ export function createDeviceLink({
       rows.map((r) => {
         const state: AccessState = {
           access: lists.get(r.id) ?? [],
-          adminPasswords: r.adminPasswords,
+          // v1.1 devices get salted PBKDF2, v1 devices SHA-256 (devices/secrets-v11.ts).
+          adminPasswords: adminPasswordsFor(r.adminPasswords, r.protocol),
           cardRules: r.cardRules,
         };
         return [r.id, state];
@@ -509,9 +627,9 @@ export function createDeviceLink({
    * devices it may touch are re-synced now, in the background, so the caller's answer does not wait
    * for acks. Failures show as 未同步 on the device list and in the log.
    */
-  function accessChanged(scope: Parameters<typeof devicesAffected>[1]) {
+  function accessChanged(scope: Parameters<typeof devicesAffected>[1], actor = automaticActor) {
     const done = devicesAffected(db, scope)
-      .then((ids) => syncDevices(ids, { userId: null, name: 'system' }))
+      .then((ids) => syncDevices(ids, actor))
       .catch((error: unknown) => log.warn({ err: error, scope }, 'access re-sync failed'));
     pending.add(done);
     void done.finally(() => pending.delete(done));
@@ -519,9 +637,12 @@ export function createDeviceLink({
   }
 
   /** An order was created, paid, cancelled or refunded: the doors of its building may change. */
-  function orderChanged(order: { kind: string; buildingId: number | null; status: string }) {
+  function orderChanged(
+    order: { kind: string; buildingId: number | null; status: string },
+    actor = automaticActor,
+  ) {
     if (!order.buildingId || !doorOrderKinds.some((kind) => kind === order.kind)) return;
-    void accessChanged({ buildingIds: [order.buildingId] });
+    void accessChanged({ buildingIds: [order.buildingId] }, actor);
   }
 
   /** Re-syncs devices whose access state has an entry ending now (cards expiring, bookings over). */
@@ -533,7 +654,7 @@ export function createDeviceLink({
       .returning({ id: devices.id });
     await syncDevices(
       due.map((d) => d.id),
-      { userId: null, name: 'system' },
+      automaticActor,
     );
     armExpiry();
   }
@@ -600,7 +721,7 @@ export function createDeviceLink({
     );
     await syncDevices(
       result.map((r) => Number(r.id)),
-      { userId: null, name: 'system' },
+      automaticActor,
       true,
     );
   }
@@ -612,8 +733,11 @@ export function createDeviceLink({
         enrolKey: config.deviceEnrolKey,
         credentials,
         onRefused: (sn, reason) => {
-          if (sn) void countDrop(sn, reason);
+          if (sn) countDrop(sn, reason);
         },
+        // The device's PUBACK waits for this: a door event is acknowledged once written.
+        accept: (sn, topic, payload, address) =>
+          parseTopic(topic)?.kind === 'evt' ? received(sn, payload, address, true) : Promise.resolve(),
       });
     } catch (error) {
       const code = textOf(error, 'code');
@@ -621,25 +745,27 @@ export function createDeviceLink({
         code === 'EADDRINUSE'
           ? `端口 ${config.mqttPort} 已被占用`
           : `内置 MQTT 服务无法启动（${errorOf(error).message}）`;
-      status = { up: false, mode: 'embedded', url: undefined, reason };
+      const detail =
+        code === 'EADDRINUSE'
+          ? `port ${config.mqttPort} is taken`
+          : `embedded MQTT broker cannot start: ${errorOf(error).message}`;
+      status = { up: false, mode: 'embedded', url: undefined, reason, detail };
       log.error(
         `Device link down: MQTT_PORT ${config.mqttPort} is ${code === 'EADDRINUSE' ? 'taken (another broker, e.g. Mosquitto, holds it)' : `unavailable (${errorOf(error).message})`}; set MQTT_PORT to a free port, or MQTT_URL to use that broker. The console runs; device commands fail until then.`,
       );
       return;
     }
     const aedes = broker.aedes;
-    for (const pattern of ['devices/+/evt', 'devices/+/status']) {
-      aedes.subscribe(
-        pattern,
-        (packet, done) => {
-          void onMessage(packet.topic, Buffer.from(packet.payload)).catch((error: unknown) =>
-            log.warn({ err: error, topic: packet.topic }, 'device message failed'),
-          );
-          done();
-        },
-        () => undefined,
-      );
-    }
+    // Events are taken before their PUBACK (accept, above); status payloads have nothing to wait for.
+    aedes.subscribe(
+      'devices/+/status',
+      (packet, done) => {
+        const sn = parseTopic(packet.topic)?.sn;
+        if (sn) background(sn, onStatus(sn, Buffer.from(packet.payload)));
+        done();
+      },
+      () => undefined,
+    );
     // A device gone without its will (the broker restarted with this process) is offline until heard.
     // A database not answering yet must not stop the start (readiness says so); the sweep catches up.
     await Promise.resolve()
@@ -659,29 +785,70 @@ export function createDeviceLink({
   }
 
   async function startExternal(url: string) {
+    // A persistent session (v1.1 Delivery): a fixed client id per instance, not clean, QoS 1, so the
+    // broker keeps the events published while this instance is down (3 days) and delivers them when
+    // it is back. Every instance has its own session and hears every event; the open log's unique
+    // message id keeps each once.
     const client = mqtt.connect(url, {
-      clientId: `cowork-server-${randomBytes(6).toString('hex')}`,
-      clean: true,
+      clientId: config.mqttClientId,
+      clean: false,
+      protocolVersion: 5,
+      properties: { sessionExpiryInterval: SESSION_EXPIRY_S },
       reconnectPeriod: 2_000,
       connectTimeout: 5_000,
     });
     const shown = new URL(url);
     shown.username = '';
     shown.password = '';
-    status = { up: false, mode: 'external', url: shown.toString(), reason: '正在连接' };
+    status = {
+      up: false,
+      mode: 'external',
+      url: shown.toString(),
+      reason: '正在连接',
+      detail: `connecting to ${shown.host}`,
+    };
     client.on('connect', () => {
       status = { up: true, mode: 'external', url: shown.toString() };
       client.subscribe(['devices/+/evt', 'devices/+/status'], { qos: 1 });
     });
     client.on('close', () => {
-      status = { ...status, up: false, reason: `无法连接 ${shown.host}` };
+      status = {
+        ...status,
+        up: false,
+        reason: `无法连接 ${shown.host}`,
+        detail: `cannot reach ${shown.host}`,
+      };
     });
     client.on('error', (error) => log.warn({ err: error }, 'MQTT client error'));
-    client.on('message', (topic, payload) => {
-      void onMessage(topic, payload).catch((error: unknown) =>
-        log.warn({ err: error, topic }, 'device message failed'),
+    // mqtt.js handles incoming packets one at a time and sends the PUBACK once handleMessage calls
+    // back (handlers/publish.js, client.js `work`): waiting there for the write would put every
+    // device's events behind one database round trip each. Calling back with an error skips that
+    // PUBACK and moves on to the next packet; the PUBACK is sent here once the event is written, on
+    // the connection it came by. One not written is never acknowledged: the connection is dropped
+    // and the broker delivers it again to the session when the client is back.
+    client.handleMessage = (packet, callback) => {
+      const stream = client.stream;
+      const { messageId, qos } = packet;
+      const parsed = parseTopic(packet.topic);
+      const done =
+        parsed?.kind === 'evt'
+          ? received(parsed.sn, Buffer.from(packet.payload), undefined, false)
+          : parsed?.kind === 'status'
+            ? onStatus(parsed.sn, Buffer.from(packet.payload))
+            : Promise.resolve();
+      void done.then(
+        () => {
+          if (qos > 0 && messageId !== undefined && client.connected && client.stream === stream)
+            mqttPacket.writeToStream({ cmd: 'puback', messageId }, stream, {
+              protocolVersion: client.options.protocolVersion,
+            });
+        },
+        () => {
+          if (client.stream === stream) stream.destroy();
+        },
       );
-    });
+      callback(new Error('acknowledged by the device link once handled'));
+    };
     transport = {
       publish: async (topic, payload) => {
         await client.publishAsync(topic, payload, { qos: 1 });
@@ -713,6 +880,7 @@ export function createDeviceLink({
           ).unref(),
         );
       every(SEEN_FLUSH_MS, flushSeen);
+      every(1_000, () => drops.flush());
       every(15_000, async () => {
         await sweepOffline();
         await resyncStale();
@@ -727,11 +895,13 @@ export function createDeviceLink({
       clearTimeout(expiryTimer);
       await Promise.allSettled([...pending]);
       await flushSeen().catch(() => undefined);
+      await drops.flush(true).catch(() => undefined);
+      offlineChecks.forEach(clearTimeout);
       for (const waiter of waiters.values()) waiter.resolve({ ok: false, error: 'server stopping' });
       waiters.clear();
       await transport?.close();
       transport = undefined;
-      status = { ...status, up: false, reason: '已停止' };
+      status = { ...status, up: false, reason: '已停止', detail: 'stopped' };
     },
     command,
     syncDevice,

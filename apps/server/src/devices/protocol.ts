@@ -52,29 +52,70 @@ export function signatureOf(message: Omit<Envelope, 'sig'> & { sig?: unknown }, 
   return createHmac('sha256', Buffer.from(key, 'utf8')).update(canonicalJson(unsigned)).digest('hex');
 }
 
-/** A new signed message. */
+/** A new signed message (a kept event sent again keeps its `id`, with a fresh `ts` and `sig`). */
 export function seal<P extends Record<string, unknown>>(
   type: string,
   params: P,
   key: string,
   now = Date.now(),
+  id: string = randomUUID(),
 ): Envelope<P> {
-  const unsigned = { id: randomUUID(), type, ts: now, params };
+  const unsigned = { id, type, ts: now, params };
   return { ...unsigned, sig: signatureOf(unsigned, key) };
 }
 
-export type DropReason = 'oversized' | 'malformed' | 'unsigned' | 'bad-signature' | 'stale' | 'replayed';
+export type DropReason =
+  | 'oversized'
+  | 'too-deep'
+  | 'malformed'
+  | 'unsigned'
+  | 'bad-signature'
+  | 'stale'
+  | 'replayed'
+  | 'at-out-of-range'
+  | 'rate'
+  | 'enrol-rate';
 
 export const dropReasonLabels: Record<DropReason, string> = {
   oversized: '消息过大',
+  'too-deep': '嵌套过深',
   malformed: '格式错误',
   unsigned: '缺少签名',
   'bad-signature': '签名错误',
   stale: '时间戳超出窗口',
   replayed: '重放的消息',
+  'at-out-of-range': '事件时间超出范围',
+  rate: '超出速率',
+  'enrol-rate': '注册消息超出速率',
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** v1.1: a UUID v4 in lowercase only, so one event cannot be logged twice under two spellings. */
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** Deeper than any message of the protocol nests (params holds lists of objects: depth 4). */
+export const MAX_JSON_DEPTH = 16;
+
+/**
+ * Whether the JSON text nests objects and arrays deeper than `max`, read without parsing: a
+ * payload of thousands of brackets is refused before JSON.parse and the recursive canonical form
+ * spend time (or stack) on it.
+ */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
 
 /**
  * The envelope of a payload, or why it is refused: size, JSON, shape. The signature is checked by
@@ -84,15 +125,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function parseEnvelope(payload: Buffer | string): Envelope | DropReason {
   const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
   if (size > DEVICE_MAX_PAYLOAD_BYTES) return 'oversized';
+  const text = payload.toString();
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return 'too-deep';
   let value: unknown;
   try {
-    value = JSON.parse(payload.toString());
+    value = JSON.parse(text);
   } catch {
     return 'malformed';
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return 'malformed';
   const m = recordOf(value);
-  if (typeof m.id !== 'string' || !UUID.test(m.id)) return 'malformed';
+  if (typeof m.id !== 'string' || !UUID_V4.test(m.id)) return 'malformed';
   if (typeof m.type !== 'string' || m.type.length === 0 || m.type.length > 40) return 'malformed';
   if (typeof m.ts !== 'number' || !Number.isFinite(m.ts)) return 'malformed';
   const params = m.params ?? {};
@@ -109,6 +152,23 @@ export function signedWith(message: Envelope, key: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** v1.1 Delivery: an event's `at` is accepted from 30 days ago to 5 minutes ahead. */
+export const EVENT_AT_PAST_MS = 30 * 86_400_000;
+export const EVENT_AT_AHEAD_MS = 5 * 60_000;
+export const eventAtAccepted = (at: number, now = Date.now()) =>
+  at >= now - EVENT_AT_PAST_MS && at <= now + EVENT_AT_AHEAD_MS;
+
+/**
+ * `door` and `alarm` are events the device keeps until delivered: they may arrive late (queued
+ * for the server by an external broker, or kept by the device while offline), so their `ts` is not
+ * held to the clock window; their `id` is unique in the database and their `at` is checked.
+ */
+export const isKeptEvent = (type: string) => type === 'door' || type === 'alarm';
+
+/** Whether the message's `ts` is within the protocol's clock window (60 s either way). */
+export const clockAccepts = (message: Envelope, now = Date.now()) =>
+  Math.abs(now - message.ts) <= DEVICE_CLOCK_WINDOW_MS;
+
 /** Ids seen in the replay window, forgotten after it (both sides keep one). */
 export class ReplayGuard {
   private seen = new Map<string, number>();
@@ -116,7 +176,7 @@ export class ReplayGuard {
 
   /** Checks the clock window and the replay window; remembers the id when it passes. */
   check(message: Envelope, now = Date.now()): DropReason | undefined {
-    if (Math.abs(now - message.ts) > DEVICE_CLOCK_WINDOW_MS) return 'stale';
+    if (!clockAccepts(message, now)) return 'stale';
     this.sweep(now);
     if (this.seen.has(message.id)) return 'replayed';
     this.seen.set(message.id, now);
