@@ -195,6 +195,11 @@ describe.skipIf(!baseUrl)('production example of README.md (needs TEST_DATABASE_
     writeFileSync(path.join(scratch, 'cowork-secret.key'), `${'x'.repeat(48)}\n`);
     const port = await freePort();
     const run = start({ PORT: String(port), MQTT_PORT: '0' }, eachStart());
+    try {
+      expect(await ready(run, port), 'it must not get ready').toBe(false);
+    } finally {
+      if (run.child.exitCode === null) await stop(run);
+    }
     expect(await run.exited).toBe(1);
     expect(run.output()).toContain(
       'cowork-admin cannot start: SECRET_KEY does not match the key the stored device secrets were encrypted with',

@@ -1,13 +1,18 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ACCESS_TOKEN_TTL_SECONDS, endpoints, menuRoutes, REFRESH_TOKEN_TTL_SECONDS } from '@cowork/contract';
 import { buildApp } from '../src/app.ts';
-import { ConfigError, loadConfig } from '../src/config.ts';
-import type { DbHandle } from '../src/db/client.ts';
-import { ssoMenus, ssoRoles, ssoUsers } from '../src/db/schema.ts';
+import { ConfigError, DEVELOPMENT_ENROL_KEY, loadConfig } from '../src/config.ts';
+import { migrationsFolder, type DbHandle } from '../src/db/client.ts';
+import { pgliteHandle } from '../src/db/pglite.ts';
+import { devices, ssoMenus, ssoRoles, ssoUsers } from '../src/db/schema.ts';
+import { verifyPassword } from '../src/lib/password.ts';
+import { secretBox } from '../src/lib/secret-box.ts';
 import { demoSignIns } from '../src/seed/demo.ts';
-import { administratorExists, prepareData, StartupError } from '../src/seed/prepare.ts';
+import { administratorExists, checkSecretKey, prepareData, StartupError } from '../src/seed/prepare.ts';
 import { basicAuth, openTestDatabase, testConfig } from './helper.ts';
 
 describe('config', () => {
@@ -56,11 +61,104 @@ describe('config', () => {
       [{ DATABASE_CONNECT_TIMEOUT_MS: '0' }, 'DATABASE_CONNECT_TIMEOUT_MS'],
       [{ DATABASE_QUERY_TIMEOUT_MS: 'soon' }, 'DATABASE_QUERY_TIMEOUT_MS'],
       [{ REQUEST_TIMEOUT_MS: '-1' }, 'REQUEST_TIMEOUT_MS'],
+      [{ API_DOCS: 'open' }, 'API_DOCS'],
     ];
     for (const [env, name] of cases) {
       expect(() => loadConfig(env)).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(new RegExp(`\\b${name}\\b`));
     }
+  });
+});
+
+describe('production settings (issue 26, points 3 and 5)', () => {
+  const production = {
+    NODE_ENV: 'production',
+    SECRET_KEY: 'k'.repeat(64),
+    DEVICE_ENROL_KEY: 'e'.repeat(32),
+  };
+
+  test('starts with its keys; outside production the convenient defaults stay', () => {
+    expect(loadConfig(production)).toMatchObject({ nodeEnv: 'production', deviceEnrolKeyIsDefault: false });
+    expect(loadConfig({})).toMatchObject({
+      secretKey: undefined,
+      deviceEnrolKey: DEVELOPMENT_ENROL_KEY,
+      deviceEnrolKeyIsDefault: true,
+    });
+  });
+
+  test('refuses without SECRET_KEY, saying what to set and how to make one', () => {
+    const env = { ...production, SECRET_KEY: '' };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(
+      /SECRET_KEY is required in production: set the same key .* on every instance \(make one with `openssl rand -base64 48`/,
+    );
+  });
+
+  test('refuses without DEVICE_ENROL_KEY and with the public development default', () => {
+    for (const key of ['', DEVELOPMENT_ENROL_KEY]) {
+      expect(() => loadConfig({ ...production, DEVICE_ENROL_KEY: key })).toThrow(
+        /DEVICE_ENROL_KEY is required in production and must not be the development default/,
+      );
+    }
+  });
+
+  test('ADMIN_PASSWORD: the staff length rule, and nothing guessed at once', () => {
+    for (const weak of ['password', 'Password', '12345678', 'Admin@123', 'my-password-1', 'abcdefghij']) {
+      expect(() => loadConfig({ ...production, ADMIN_PASSWORD: weak }), weak).toThrow(
+        /ADMIN_PASSWORD is too easy to guess: use 8 to 64 characters mixing/,
+      );
+    }
+    expect(() => loadConfig({ ...production, ADMIN_PASSWORD: 'short' })).toThrow(
+      /ADMIN_PASSWORD must be 8 to 64 characters/,
+    );
+    for (const fine of ['Prod@Pass123', 'Change-me-2026!', 'correct horse battery 9', '共享办公2026'])
+      expect(loadConfig({ ...production, ADMIN_PASSWORD: fine }).adminPassword).toBe(fine);
+  });
+
+  test('/api/docs is for staff in production unless API_DOCS=public, public elsewhere', () => {
+    expect(loadConfig(production).apiDocsPublic).toBe(false);
+    expect(loadConfig({ ...production, API_DOCS: 'public' }).apiDocsPublic).toBe(true);
+    expect(loadConfig({}).apiDocsPublic).toBe(true);
+    expect(loadConfig({ API_DOCS: 'staff' }).apiDocsPublic).toBe(false);
+  });
+});
+
+describe('migrations', () => {
+  test('migrate() names each migration it applied, in order, and none the next time', async () => {
+    const handle = pgliteHandle(new PGlite());
+    try {
+      const journal = JSON.parse(
+        readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8'),
+      ) as { entries: { tag: string }[] };
+      const tags = journal.entries.map((e) => e.tag);
+      expect(tags.length).toBeGreaterThan(20);
+      expect(await handle.migrate()).toEqual(tags);
+      expect(await handle.migrate()).toEqual([]);
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
+describe('SECRET_KEY against the stored device secrets', () => {
+  let handle: DbHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase();
+  });
+  afterAll(() => handle?.close());
+
+  test('no device yet: nothing to check; the key they were written with: starts; another: refused', async () => {
+    const right = secretBox('r'.repeat(40));
+    await checkSecretKey(handle.db, right);
+    await handle.db
+      .insert(devices)
+      .values({ sn: 'KEY-CHECK-1', name: '大堂闸机', secret: right.seal('s3cret') });
+    await checkSecretKey(handle.db, right);
+    const wrong = checkSecretKey(handle.db, secretBox('w'.repeat(40)));
+    await expect(wrong).rejects.toThrow(StartupError);
+    await expect(checkSecretKey(handle.db, secretBox('w'.repeat(40)))).rejects.toThrow(
+      /^SECRET_KEY does not match the key the stored device secrets were encrypted with\. Set SECRET_KEY to that key/,
+    );
   });
 });
 
@@ -84,6 +182,7 @@ describe('prepareData', () => {
       seededDemo: false,
       createdAdministrator: true,
       recountedDays: false,
+      adminPasswordIgnored: false,
     });
     const users = await handle.db.select().from(ssoUsers);
     expect(users.map((u) => u.username)).toEqual(['admin']);
@@ -117,8 +216,18 @@ describe('prepareData', () => {
       seededDemo: false,
       createdAdministrator: false,
       recountedDays: false,
+      adminPasswordIgnored: false,
     });
     expect((await handle.db.select().from(ssoUsers)).length).toBe(1);
+
+    // ADMIN_PASSWORD given again: not used (main.ts logs that), the password unchanged.
+    const again = testConfig({ nodeEnv: 'production', adminPassword: 'Other@Pass456' });
+    expect(await prepareData(handle.db, again)).toMatchObject({
+      createdAdministrator: false,
+      adminPasswordIgnored: true,
+    });
+    const [admin] = await handle.db.select().from(ssoUsers);
+    expect(await verifyPassword(admin.passwordHash, 'Prod@Pass123')).toBe(true);
   });
 
   test('the menu exists in production too', async () => {
