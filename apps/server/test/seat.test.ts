@@ -326,7 +326,7 @@ describe('seat specifics', () => {
   });
 
   describe('Excel import', () => {
-    test('the template has the form fields as Chinese headers, an example row and a 说明 sheet', async () => {
+    test('the template has the form fields as Chinese headers, no data row and a 说明 sheet with the example', async () => {
       const res = await t.app.inject({
         method: 'GET',
         url: importPaths(officeSeat).template,
@@ -338,7 +338,12 @@ describe('seat specifics', () => {
       await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
       const sheet = book.worksheets[0];
       expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(HEADERS);
-      const example = (sheet.getRow(2).values as unknown[]).slice(1);
+      // The example is on the 说明 sheet (its last column), never a row that could be imported.
+      expect(sheet.actualRowCount).toBe(1);
+      const example = book
+        .getWorksheet(IMPORT_HELP_SHEET)!
+        .getRows(2, HEADERS.length)!
+        .map((row) => row.getCell(4).value);
       expect(example).toEqual(expect.arrayContaining(['A区-01', '固定工位', 88]));
       // The example names a real building (the first option of the building list).
       const names = (await call<{ label: string }[]>('GET', '/api/building/admin/v1/building/list')).body

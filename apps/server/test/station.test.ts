@@ -339,7 +339,7 @@ describe.each([officeStation, activityStation])('Excel import of $label', (resou
   });
   afterAll(() => t?.close());
 
-  test('the template has the form fields but the gallery, an example row and the facilities only', async () => {
+  test('the template has the form fields but the gallery, the example on its 说明 sheet and the facilities only', async () => {
     const res = await t.app.inject({ url: importPaths(resource).template, headers: admin });
     expect(res.statusCode).toBe(200);
     const book = new ExcelJS.Workbook();
@@ -347,9 +347,12 @@ describe.each([officeStation, activityStation])('Excel import of $label', (resou
     const sheet = book.worksheets[0];
     expect(sheet.name).toBe(resource.label);
     expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(HEADERS);
-    expect((sheet.getRow(2).values as unknown[]).slice(1)).toEqual(
-      expect.arrayContaining(['创想厅', '测试楼宇', '8F', 120, '08:00', '22:00']),
-    );
+    expect(sheet.actualRowCount).toBe(1);
+    const example = book
+      .getWorksheet(IMPORT_HELP_SHEET)!
+      .getRows(2, HEADERS.length)!
+      .map((row) => row.getCell(4).value);
+    expect(example).toEqual(expect.arrayContaining(['创想厅', '测试楼宇', '8F', 120, '08:00', '22:00']));
     const help = JSON.stringify(book.getWorksheet(IMPORT_HELP_SHEET)!.getSheetValues());
     expect(help).toContain('投影仪、白板');
     expect(help).not.toContain('地铁直达');
@@ -387,15 +390,21 @@ describe.each([officeStation, activityStation])('Excel import of $label', (resou
     expect(log.json<{ data: Page<Body> }>().data.total).toBe(2);
   });
 
-  test('the template’s own example row imports as it is, and its 说明 says when 楼层 is needed', async () => {
+  test('the template’s example imports as it is, and its 说明 says when 楼层 is needed', async () => {
     const res = await t.app.inject({ url: importPaths(resource).template, headers: admin });
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const help = book.worksheets[1]!;
     const floorRow = help.getRows(2, help.rowCount - 1)!.find((r) => r.getCell(1).value === '楼层')!;
     expect(floorRow.getCell(2).value).toBe('楼宇设有楼层时必填');
-    // The example row names a room that does not exist yet.
-    book.worksheets[0]!.getRow(2).getCell(1).value = `样例-${resource.key}`;
+    // The example (the 说明 sheet's last column) typed in as row 2, naming a room not there yet.
+    const row = book.worksheets[0]!.getRow(2);
+    for (const [i, header] of HEADERS.entries())
+      row.getCell(i + 1).value = help
+        .getRows(2, HEADERS.length)!
+        .find((r) => r.getCell(1).value === header)!
+        .getCell(4).value;
+    row.getCell(1).value = `样例-${resource.key}`;
     const before = (await rows()).length;
     const imported = await upload(Buffer.from(await book.xlsx.writeBuffer()));
     expect(imported.status, JSON.stringify(imported.body)).toBe(200);

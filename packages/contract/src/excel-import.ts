@@ -9,7 +9,7 @@ import type { ResourceDef } from './resource.ts';
 export const importPaths = (def: Pick<ResourceDef, 'base'>) => ({
   /** POST multipart, field `file` (.xlsx). */
   excel: `${def.base}/import/excel`,
-  /** GET: the .xlsx template (header row, an example row, and a 说明 sheet). */
+  /** GET: the .xlsx template (the header row, each column's example in its note, and a 说明 sheet). */
   template: `${def.base}/import/template`,
 });
 
@@ -31,8 +31,15 @@ export const IMPORT_LIST_SEPARATOR = '、';
 const importRowError = z.object({ row: z.number().int(), column: z.string(), message: z.string() });
 export type ImportRowError = z.infer<typeof importRowError>;
 
-/** Answer of a successful import. */
-export const importResult = z.object({ imported: z.number().int() });
+/**
+ * Answer of a successful import; `skippedRows`: rows left out because they are the template's
+ * example (a template downloaded before the example left the sheet still holds it).
+ */
+export const importResult = z.object({
+  imported: z.number().int(),
+  skippedRows: z.array(z.number().int()).optional(),
+});
+export type ImportResult = z.infer<typeof importResult>;
 /** `data` of a refused import (400): every bad row. */
 export const importRejection = z.object({ errors: z.array(importRowError) });
 export type ImportRejection = z.infer<typeof importRejection>;
@@ -45,12 +52,19 @@ export const importMessages = {
   tooLargeUnpacked: `文件：解压后的内容超过 ${IMPORT_MAX_UNPACKED_BYTES / 1024 / 1024} MB，请删除多余的工作表、图片和格式，或拆分后分批导入`,
   cellTooLong: `文件：有单元格的内容超过 ${IMPORT_MAX_CELL_CHARS} 个字符，请检查是否误粘贴了大段内容，改短后重新导入`,
   empty: '文件：没有可导入的数据行，请在模板的第 2 行起填写数据',
+  onlyExample: '文件：只有模板的示例行，示例不会导入；请从第 2 行起填写要导入的数据后重新导入',
   unreadable: '文件：无法读取该 Excel 文件，请用下载的模板重新填写后导入',
   missingColumn: (label: string) => `文件：缺少“${label}”列，请使用下载的模板，不要删改表头`,
-  imported: (n: number) => `已导入 ${n} 条数据`,
+  imported: (n: number, skippedRows: number[] = []) =>
+    `已导入 ${n} 条数据${skippedRows.length ? `；第 ${skippedRows.join('、')} 行是模板的示例，未导入` : ''}`,
   rejected: (rows: number) => `有 ${rows} 行数据有误，未导入任何数据；请按错误报告修改后重新导入`,
-  duplicateInFile: (label: string, row: number) => `${label}与第 ${row} 行重复`,
-  duplicateInDb: (label: string) => `${label}已存在，请换一个`,
+  duplicateInFile: (label: string, row: number) => `${label}与第 ${row} 行重复，请删除其中一行后重新导入`,
+  /**
+   * `where`: the scope the value is unique in (本门禁组, 「楼宇名」), none when unique everywhere;
+   * `other`: the other way out when two records may differ only in this value (a seat's code).
+   */
+  duplicateInDb: (label: string, value: string, where?: string, other = false) =>
+    `${label} ${value} 已${where ? `在${where}中` : '存在'}，请删除这一行后重新导入${other ? `；若是另一条数据，请改用其他${label}` : ''}`,
   unknownOption: (label: string, allowed: string[]) => `${label}只能是 ${allowed.join('、')}`,
   unknownReference: (label: string, name: string) => `找不到名为${quoted(name)}的${label}，请检查名称`,
   ambiguousReference: (label: string, name: string) => `名为${quoted(name)}的${label}不止一个，请先改名区分`,

@@ -1,8 +1,11 @@
 /**
  * Excel import of any resource declared in the contract: `GET {base}/import/template` answers an
  * .xlsx whose columns are the form fields under their Chinese labels (money in yuan, enumerations
- * by their labels, references by the referenced record's name, lists separated by 、), and
- * `POST {base}/import/excel` (multipart field `file`) reads a filled one. Every row goes through
+ * by their labels, references by the referenced record's name, lists separated by 、) and no data
+ * row: each column's example is in its header's note and on the 说明 sheet, never in a row that
+ * could be imported. `POST {base}/import/excel` (multipart field `file`) reads a filled one. A row
+ * equal to the example (a template downloaded before the example left the sheet) is skipped, and
+ * the answer says so. Every other row goes through
  * the create schema, the module's own `prepare` and the unique checks (inside the file and against
  * the database); one bad row and nothing is written, the answer listing every bad row. Otherwise
  * all rows are inserted in one transaction, each audited.
@@ -54,7 +57,10 @@ export interface ExcelImportOptions<F extends Fields, T extends ResourceTable = 
   CrudOptions<F, T>,
   'resource' | 'table' | 'prepare' | 'afterWrite' | 'expand'
 > {
-  /** One example row as a user types it (field → cell); references default to the first option. */
+  /**
+   * The example row as a user types it (field → cell); references default to the first option.
+   * Shown in the template's header notes and 说明 sheet; a file row equal to it is skipped.
+   */
   example: Partial<Record<keyof F & string, string | number | boolean>>;
   /** The template's fields, in order (default: every form field a cell can hold). */
   fields?: (keyof F & string)[];
@@ -66,8 +72,8 @@ export interface ExcelImportOptions<F extends Fields, T extends ResourceTable = 
   /** Notes on a column for the template's 说明 sheet that depend on the data (a building's floors). */
   notes?: Partial<Record<keyof F & string, (request: FastifyRequest) => Promise<string>>>;
   /**
-   * Example cells that depend on the example row (the 楼层 of its 楼宇), so the template's own row
-   * imports; each gets the row's cells so far, references by name.
+   * Example cells that depend on the example row (the 楼层 of its 楼宇), so the example is a valid
+   * row; each gets the row's cells so far, references by name.
    */
   sample?: Partial<
     Record<keyof F & string, (row: Values, request: FastifyRequest) => Promise<string | number | undefined>>
@@ -136,6 +142,9 @@ function cellValue(cell: ExcelJS.CellValue): string | number | boolean | Date | 
   if ('error' in cell) return String(cell.error);
   return undefined;
 }
+
+/** A cell as read (cellValue). */
+type Raw = ReturnType<typeof cellValue>;
 
 /** Reference options by lower-cased name (a name held by several records maps to all of them). */
 type Lookup = Map<string, number[]>;
@@ -206,6 +215,17 @@ function toFieldValue(column: ImportColumn, raw: ReturnType<typeof cellValue>, l
   }
 }
 
+/**
+ * A form's message said for a file: what a form asks to choose or type again is, in a file, a cell
+ * to fill in or correct before importing again.
+ */
+export const forImport = (message: string) =>
+  message
+    .replace(/请重新(选择|输入)/g, '请改正后重新导入')
+    .replace(/后再选择/g, '后重新导入')
+    .replace(/请(选择|输入)/g, '请填写')
+    .replace(/请按 (\S+) 选择/g, '请按 $1 填写');
+
 /** The column a `prepare` message names: `{label}：…`, else the longest label it mentions. */
 function columnOfMessage(columns: ImportColumn[], message: string): { column: string; message: string } {
   const prefixed = /^([^：]+)：(.+)$/s.exec(message);
@@ -259,7 +279,11 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
     return found;
   }
 
-  /** The template: header row, an example row, and a 说明 sheet with the allowed values. */
+  /**
+   * The template: the header row alone (an example row would be imported as real data, and a marked
+   * one too once a user types over it), each header with its example as a note, and a 说明 sheet
+   * with the allowed values and the example.
+   */
   async function template(request: FastifyRequest): Promise<Buffer> {
     const choices = await lookups(request);
     const workbook = new (await loadExcelJS()).Workbook();
@@ -270,19 +294,21 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
       width: Math.max(14, c.header.length * 3),
     }));
     sheet.getRow(1).font = { bold: true };
+    sheet.views = [{ state: 'frozen', ySplit: 1 }];
     const sample: Values = {};
-    for (const c of columns) {
+    for (const [i, c] of columns.entries()) {
       const derive = byKey(options.sample, c.key);
       sample[c.key] = derive
         ? ((await derive(sample, request)) ?? '')
         : (choices.get(c.key)?.[0]?.label ?? byKey(options.example, c.key) ?? '');
+      if (sample[c.key] !== '') sheet.getRow(1).getCell(i + 1).note = `示例：${String(sample[c.key])}`;
     }
-    sheet.addRow(sample);
     const help = workbook.addWorksheet(IMPORT_HELP_SHEET);
     help.columns = [
       { header: '列名', key: 'header', width: 18 },
       { header: '必填', key: 'required', width: 16 },
       { header: '填写说明', key: 'note', width: 80 },
+      { header: '示例', key: 'example', width: 18 },
     ];
     help.getRow(1).font = { bold: true };
     for (const c of columns) {
@@ -300,12 +326,12 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
         dataNote,
       ].filter(Boolean);
       const required = byKey(options.requiredWhen, c.key) ?? (isRequired(c.field) ? '是' : '否');
-      help.addRow({ header: c.header, required, note: notes.join('；') });
+      help.addRow({ header: c.header, required, example: sample[c.key], note: notes.join('；') });
     }
     help.addRow({});
     help.addRow({
       header: '注意',
-      note: `从第 2 行起每行一条数据，一次最多 ${IMPORT_MAX_ROWS} 行，每个单元格不超过 ${IMPORT_MAX_CELL_CHARS} 个字符；请勿修改表头。有任何一行出错时不会导入任何数据。`,
+      note: `从第 2 行起每行一条数据（模板中没有示例行，示例见本表的“示例”列和表头的批注），一次最多 ${IMPORT_MAX_ROWS} 行，每个单元格不超过 ${IMPORT_MAX_CELL_CHARS} 个字符；请勿修改表头。有任何一行出错时不会导入任何数据。`,
     });
     return Buffer.from(await workbook.xlsx.writeBuffer());
   }
@@ -329,6 +355,25 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
     return data;
   }
 
+  /**
+   * The example's cells that never depend on the data (not a reference's first option, not derived
+   * from another cell), by column: a row holding all of them is the example row of a template
+   * downloaded before the example left the sheet, and is skipped rather than imported.
+   */
+  const exampleCells = columns.flatMap((c, index) => {
+    const value = byKey(options.example, c.key);
+    const fixedCell =
+      value !== undefined &&
+      !byKey(options.sample, c.key) &&
+      !byKey(options.choices, c.key) &&
+      c.field.kind !== 'reference' &&
+      c.field.kind !== 'references';
+    return fixedCell ? [{ index, text: String(value) }] : [];
+  });
+  const isExample = (raw: Raw[]) =>
+    exampleCells.length > 0 &&
+    exampleCells.every(({ index, text }) => raw[index] !== undefined && String(raw[index]) === text);
+
   /** Header → column number; 400 naming the first template column the header row (if any) lacks. */
   function headerMap(header: ExcelJS.Row | undefined): Map<string, number> {
     const found = new Map<string, number>();
@@ -346,8 +391,8 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
    * and stopped at the first limit passed: the unpacked size, a cell's length or the row count.
    * Rows without a value in any template column (formatting only) are left out, but counted.
    */
-  async function readRows(data: Buffer): Promise<{ row: number; raw: ReturnType<typeof cellValue>[] }[]> {
-    const rows: { row: number; raw: ReturnType<typeof cellValue>[] }[] = [];
+  async function readRows(data: Buffer): Promise<{ row: number; raw: Raw[] }[]> {
+    const rows: { row: number; raw: Raw[] }[] = [];
     let headers: Map<string, number> | undefined;
     let count = 0;
     try {
@@ -386,6 +431,9 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
   async function uniqueClashes(
     tx: Executor,
     rows: { row: number; values: Values }[],
+    /** The cells of each row as typed, to name the scope a value clashes in. */
+    rawOf: (row: number) => Raw[],
+    fixed: Values,
   ): Promise<ImportRowError[]> {
     const errors: ImportRowError[] = [];
     for (const c of columns.filter((col) => col.field.unique)) {
@@ -424,18 +472,43 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
         .from(table)
         .where(and(...conditions));
       const taken = new Set(stored.map((s) => keyOf(s.value, propertyOf(s, 'scope'))));
+      // The scope as the user knows it: 本门禁组 when the request chose it, else the row's own cell.
+      const scopeIndex = columns.findIndex((col) => col.key === scope);
+      const whereOf = (row: number) =>
+        !scope
+          ? undefined
+          : scope in fixed || scopeIndex < 0
+            ? `本${options.resource.fields[scope]?.label ?? ''}`
+            : `「${String(rawOf(row)[scopeIndex] ?? '')}」`;
       for (const r of candidates) {
         if (taken.has(keyOf(r.values[c.key], scope ? r.values[scope] : undefined))) {
-          errors.push({ row: r.row, column: c.header, message: importMessages.duplicateInDb(c.field.label) });
+          errors.push({
+            row: r.row,
+            column: c.header,
+            // A phone is the person: a second record with it is never meant.
+            message: importMessages.duplicateInDb(
+              c.field.label,
+              String(r.values[c.key]),
+              whereOf(r.row),
+              c.field.kind !== 'phone',
+            ),
+          });
         }
       }
     }
     return errors;
   }
 
-  async function importFile(request: FastifyRequest, data: Buffer): Promise<number> {
+  async function importFile(
+    request: FastifyRequest,
+    data: Buffer,
+  ): Promise<{ imported: number; skippedRows: number[] }> {
     const fixed = (await options.fixedValues?.(request)) ?? {};
-    const rows = await readRows(data);
+    const read = await readRows(data);
+    const skippedRows = read.filter((r) => isExample(r.raw)).map((r) => r.row);
+    const rows = read.filter((r) => !isExample(r.raw));
+    if (rows.length === 0 && skippedRows.length > 0) throw badRequest(importMessages.onlyExample);
+    const rawByRow = new Map(rows.map((r) => [r.row, r.raw]));
 
     const refs = await lookups(request);
     const lookupOf = (key: string): Lookup | undefined => {
@@ -480,7 +553,8 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
           for (const issue of result.error.issues) {
             const column = columns.find((c) => c.key === issue.path[0]);
             const header = column?.header ?? '—';
-            if (!unreadable.has(header)) errors.push({ row, column: header, message: issue.message });
+            if (!unreadable.has(header))
+              errors.push({ row, column: header, message: forImport(issue.message) });
           }
         }
         const values = result.success
@@ -508,7 +582,7 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
             }
             valid = false;
             const cell = columnOfMessage(columns, error.message);
-            errors.push({ row, ...cell });
+            errors.push({ row, column: cell.column, message: forImport(cell.message) });
             const column = columns.find((c) => c.header === cell.column);
             if (!column || checked.has(column.key) || !(column.key in attempt)) break;
             checked.add(column.key);
@@ -517,7 +591,7 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
           }
         }
       }
-      errors.push(...(await uniqueClashes(tx, ready)));
+      errors.push(...(await uniqueClashes(tx, ready, (row) => rawByRow.get(row) ?? [], fixed)));
       if (errors.length > 0) throw new ImportRejected(onePerCell(errors));
 
       const by = request.user?.id ?? null;
@@ -544,7 +618,7 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
           tx,
         );
       }
-      return ready.length;
+      return { imported: ready.length, skippedRows };
     });
   }
 
@@ -589,9 +663,12 @@ export function excelImportRoutes<F extends Fields, T extends ResourceTable>(
       async (request, reply) => {
         const data = await receive(request);
         try {
-          const imported = await importFile(request, data);
+          const { imported, skippedRows } = await importFile(request, data);
           options.afterImport?.(request);
-          return ok({ imported }, importMessages.imported(imported));
+          return ok(
+            { imported, ...(skippedRows.length > 0 ? { skippedRows } : {}) },
+            importMessages.imported(imported, skippedRows),
+          );
         } catch (error) {
           if (!(error instanceof ImportRejected)) throw error;
           const rows = new Set(error.errors.map((e) => e.row)).size;

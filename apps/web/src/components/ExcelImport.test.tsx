@@ -56,6 +56,16 @@ describe('ExcelImport', () => {
     expect(await screen.findAllByText('已导入 2 条数据')).not.toHaveLength(0);
   });
 
+  it('says which rows were skipped as the template’s example', async () => {
+    const { onDone } = renderImport(() => ({
+      status: 200,
+      data: { code: 200, msg: '', data: { imported: 1, skippedRows: [2] } },
+    }));
+    choose('old-template.xlsx');
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith(1));
+    expect(await screen.findAllByText('已导入 1 条数据；第 2 行是模板的示例，未导入')).not.toHaveLength(0);
+  });
+
   it('shows every bad row of a refused file in the error report', async () => {
     const { onDone } = renderImport(() => ({
       status: 400,

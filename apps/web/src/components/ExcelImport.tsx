@@ -22,6 +22,7 @@ import {
   importPaths,
   resourcePermissions,
   type ImportRejection,
+  type ImportResult,
   type ImportRowError,
   type ResourceDef,
 } from '@cowork/contract';
@@ -94,7 +95,7 @@ export function ExcelImport({ templateUrl, importUrl, title, onDone }: ExcelImpo
     form.append('file', file);
     setState({ step: 'uploading', percent: 0, name: file.name });
     try {
-      const { imported } = await api.post<{ imported: number }>(importUrl, form, {
+      const { imported, skippedRows } = await api.post<ImportResult>(importUrl, form, {
         ...withContentType('multipart/form-data'),
         onUploadProgress: (event) => {
           const percent = event.total ? Math.round((event.loaded / event.total) * 100) : 0;
@@ -106,7 +107,7 @@ export function ExcelImport({ templateUrl, importUrl, title, onDone }: ExcelImpo
           );
         },
       });
-      const text = importMessages.imported(imported);
+      const text = importMessages.imported(imported, skippedRows);
       setState({ step: 'done', name: file.name, imported, text });
       message.success(text);
       onDone?.(imported);
@@ -150,7 +151,9 @@ export function ExcelImport({ templateUrl, importUrl, title, onDone }: ExcelImpo
       >
         <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
           <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-            请先下载模板，按“说明”工作表填写后上传（.xlsx，不超过 {IMPORT_MAX_BYTES / 1024 / 1024} MB、
+            请先下载模板，从第 2
+            行起填写（模板不含示例行，各列的示例和填法见“说明”工作表）后上传（.xlsx，不超过{' '}
+            {IMPORT_MAX_BYTES / 1024 / 1024} MB、
             {IMPORT_MAX_ROWS} 行，每个单元格不超过 {IMPORT_MAX_CELL_CHARS}{' '}
             个字符）。任何一行有误时不会导入任何数据。
           </Typography.Paragraph>
