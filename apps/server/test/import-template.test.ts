@@ -107,7 +107,7 @@ async function template(c: Case) {
 function exampleOf(book: ExcelJS.Workbook): Record<string, string | number> {
   const help = book.getWorksheet(IMPORT_HELP_SHEET)!;
   const titles = (help.getRow(1).values as unknown[]).map(String);
-  const [headerAt, exampleAt] = [titles.indexOf("列名"), titles.indexOf("示例")];
+  const [headerAt, exampleAt] = [titles.indexOf('列名'), titles.indexOf('示例')];
   expect(exampleAt, 'the 说明 sheet has a 示例 column').toBeGreaterThan(0);
   const example: Record<string, string | number> = {};
   help.eachRow((row, n) => {
