@@ -53,7 +53,7 @@ async function main() {
     const lines = [
       '',
       `cowork-admin is running at http://${shownHost}:${config.port}`,
-      `API docs: http://${shownHost}:${config.port}/api/docs`,
+      `API docs: http://${shownHost}:${config.port}/api/docs${config.apiDocsPublic ? '' : ' (signed-in staff only; API_DOCS=public opens them to anyone)'}`,
       `Database: ${handle.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
     ];
     const demoDevices = await startDemoDevices(app).catch((error: unknown) => {

@@ -28,6 +28,12 @@ function productionExample(): string {
   return block;
 }
 
+test('docs/deploy.md shows the same production example', () => {
+  const deploy = readFileSync(path.join(repo, 'docs/deploy.md'), 'utf8');
+  const block = /<!-- production-example -->\s*```bash\n([\s\S]*?)\s*```/.exec(deploy)?.[1];
+  expect(block?.replace(/^ {2}/gm, '').trimEnd()).toBe(productionExample().trimEnd());
+});
+
 /** Its part run at each start (the keys are made once, before it). */
 function eachStart(): string {
   const block = productionExample();
