@@ -16,7 +16,13 @@ export const deviceSyncParams = z.object({
   access: z.array(
     z.object({ memberId: z.number(), phone: z.string(), validFrom: z.number(), validTo: z.number() }),
   ),
-  adminPasswords: z.array(z.object({ id: z.string(), sha256: z.string() })),
+  // v1 devices get SHA-256, v1.1 devices salted PBKDF2 (docs/devices.md).
+  adminPasswords: z.array(
+    z.union([
+      z.object({ id: z.string(), sha256: z.string() }),
+      z.object({ id: z.string(), salt: z.string(), iterations: z.number(), pbkdf2: z.string() }),
+    ]),
+  ),
   cardRules: z.array(z.object({ cardNo: z.string(), validFrom: z.number(), validTo: z.number() })),
 });
 export type DeviceAccessState = z.output<typeof deviceSyncParams>;

@@ -5,7 +5,6 @@
  * clock and id, acks, keeps the access state of the last sync, and judges codes, cards and admin
  * passwords typed at it as a real reader would, sending a `door` event for each.
  */
-import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import mqtt, { type MqttClient } from 'mqtt';
 import { DEVICE_HEARTBEAT_MS, deviceSyncParams, type DeviceAccessState } from '@cowork/contract';
@@ -20,6 +19,7 @@ import {
   totpAccepts,
   type Envelope,
 } from './protocol.ts';
+import { adminPasswordAccepts, openSecretBox, type DeviceProtocol } from './secrets-v11.ts';
 
 export interface SimulatorOptions {
   url: string;
@@ -31,6 +31,8 @@ export interface SimulatorOptions {
   vendor?: string;
   firmware?: string;
   heartbeatMs?: number;
+  /** The protocol it speaks (default 1); "1.1" says so in hello and gets secretBox and PBKDF2. */
+  protocol?: DeviceProtocol;
   /** What a device answers to commands: true acks every one; a function may refuse some. */
   answer?: (command: Envelope) => { ok: true } | { ok: false; error: string } | 'silent';
 }
@@ -91,6 +93,7 @@ export class SimulatedDevice extends EventEmitter<{
       model: this.options.model ?? 'SIM-100',
       vendor: this.options.vendor ?? 'cowork',
       firmware: this.options.firmware ?? '1.0.0',
+      ...(this.options.protocol === '1.1' ? { protocol: '1.1' } : {}),
     });
     if (this.secret) {
       const every = this.options.heartbeatMs ?? DEVICE_HEARTBEAT_MS;
@@ -172,16 +175,27 @@ export class SimulatedDevice extends EventEmitter<{
       case 'refresh-screen':
         return ack({ ok: true });
       case 'reset-config': {
-        if (typeof p.secret !== 'string' || p.secret.length < 16)
-          return ack({ ok: false, error: 'secret missing' });
+        const secret = this.newSecretOf(p);
+        if (!secret || secret.length < 16) return ack({ ok: false, error: 'secret missing' });
         await ack({ ok: true }); // signed with the old secret, as the protocol says
-        this.secret = p.secret;
-        this.emit('secret', p.secret);
+        this.secret = secret;
+        this.emit('secret', secret);
         await this.reconnect();
         return;
       }
       default:
         return ack({ ok: false, error: `unknown command ${command.type}` });
+    }
+  }
+
+  /** A reset-config's new secret: v1.1 opens its secretBox with the old secret, v1 reads `secret`. */
+  private newSecretOf(p: Record<string, unknown>): string | undefined {
+    if (this.options.protocol !== '1.1') return typeof p.secret === 'string' ? p.secret : undefined;
+    if (typeof p.secretBox !== 'string' || p.secret !== undefined) return undefined;
+    try {
+      return openSecretBox(p.secretBox, this.secret!);
+    } catch {
+      return undefined;
     }
   }
 
@@ -241,8 +255,7 @@ export class SimulatedDevice extends EventEmitter<{
 
   /** An administrator password typed on the keypad. */
   async enterPassword(password: string): Promise<DoorResult> {
-    const hash = createHash('sha256').update(password, 'utf8').digest('hex');
-    const known = this.state.adminPasswords.some((p) => p.sha256 === hash);
+    const known = this.state.adminPasswords.some((p) => adminPasswordAccepts(p, password));
     return this.door(
       'password',
       password,

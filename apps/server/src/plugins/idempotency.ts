@@ -10,6 +10,11 @@
  * - A failure (4xx, 5xx) is not kept: the key is released so the corrected or retried request runs.
  * - A claim whose request never finished (a crashed process) is taken over after STALE_SECONDS.
  * - Multipart uploads are not covered: their body is read inside the handler, after this check.
+ * - Kept answers are stored encrypted under SECRET_KEY (the device link's box, lib/secret-box.ts):
+ *   some carry a secret shown once (device/register, device/reset-config answer the device
+ *   secret), and sealing every answer, rather than those of routes that say so, leaves no route to
+ *   forget it. Not keeping them instead would turn a repeated register into a 409 and a repeated
+ *   reset-config into a second rotation. Rows kept before (plain JSON) still answer.
  */
 import { createHash } from 'node:crypto';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
@@ -35,6 +40,10 @@ const POLL_MS = 50;
 /** Expired rows are deleted at most this often per instance. */
 const SWEEP_INTERVAL_MS = 60_000;
 
+/** A repeat whose first answer was kept under another SECRET_KEY: it ran once, and is not run again. */
+const ANSWER_UNREADABLE =
+  '该请求已处理过，但服务器密钥已更换，无法再次给出当时的结果；请刷新页面查看结果，不要重复提交';
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What makes two requests "the same": method, address with its query, and the parsed body. */
@@ -56,6 +65,16 @@ export function registerIdempotency(app: FastifyInstance) {
     await app.db
       .delete(idempotencyKeys)
       .where(lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${KEEP_HOURS})`));
+  }
+
+  /** A kept answer: sealed (`v1.…`), or plain JSON kept before; undefined when the key cannot open it. */
+  function openAnswer(kept: string): string | undefined {
+    if (kept.startsWith('{') || kept.startsWith('[')) return kept;
+    try {
+      return app.devices.box.open(kept);
+    } catch {
+      return undefined;
+    }
   }
 
   /** Claims the key: a new row, or one expired or abandoned. True when this request now owns it. */
@@ -101,11 +120,13 @@ export function registerIdempotency(app: FastifyInstance) {
       if (!row) continue;
       if (row.fingerprint !== fingerprint) throw new AppError(422, messages.idempotencyKeyReused);
       if (row.statusCode !== null && row.response !== null) {
+        const answer = openAnswer(row.response);
+        if (answer === undefined) throw new AppError(409, ANSWER_UNREADABLE);
         void reply
           .code(row.statusCode)
           .header('content-type', 'application/json; charset=utf-8')
           .header('idempotent-replayed', 'true')
-          .send(row.response);
+          .send(answer);
         return true;
       }
       if (Date.now() >= deadline) throw new AppError(409, messages.requestInProgress);
@@ -140,7 +161,7 @@ export function registerIdempotency(app: FastifyInstance) {
       if (kept) {
         await app.db
           .update(idempotencyKeys)
-          .set({ statusCode: reply.statusCode, response: payload })
+          .set({ statusCode: reply.statusCode, response: app.devices.box.seal(payload) })
           .where(rowOf(owned.userId, owned.key));
       } else {
         await app.db

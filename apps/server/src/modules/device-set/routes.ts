@@ -39,6 +39,7 @@ import { badRequest, conflict, envelope, notFound, ok, pageOf } from '../../lib/
 import { toIso } from '../../lib/time.ts';
 import { deviceRecord, deviceRecords, pageParams } from '../device/records.ts';
 import { textOf } from '../../lib/unknown.ts';
+import { staffActor } from '../../devices/actors.ts';
 
 const tags = ['device-set'];
 const resource = 'device-set';
@@ -127,7 +128,7 @@ export const deviceSetRoutes: FastifyPluginAsyncZod = async (app) => {
           throw conflict(deviceSetMessages.nameTaken(textOf(request.body, 'name') ?? ''));
         throw error;
       });
-    void app.devices.accessChanged({ deviceIds: touched });
+    void app.devices.accessChanged({ deviceIds: touched }, staffActor(request));
     return answer;
   }
 
@@ -282,7 +283,7 @@ export const deviceSetRoutes: FastifyPluginAsyncZod = async (app) => {
           tx,
         );
       });
-      void app.devices.accessChanged({ deviceIds: removed });
+      void app.devices.accessChanged({ deviceIds: removed }, staffActor(request));
       return ok(null, deviceSetMessages.removed);
     },
   );

@@ -6,7 +6,7 @@ import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { DEVICE_ACK_TIMEOUT_MS, MAX_PAGE_SIZE, numeric } from '@cowork/contract';
 import type { Executor } from '../../db/client.ts';
-import { devices, deviceStatusValues, spaces } from '../../db/schema.ts';
+import { deviceProtocolValues, devices, deviceStatusValues, spaces } from '../../db/schema.ts';
 import { toIso } from '../../lib/time.ts';
 import { spacePathsOf } from '../space/paths.ts';
 
@@ -27,6 +27,8 @@ export const deviceRecord = z.object({
   /** 已同步: acked the access state last sent; 同步中: a sync is awaiting its ack; else 未同步. */
   syncState: z.enum(['synced', 'syncing', 'unsynced']),
   droppedCount: z.number(),
+  /** The protocol its last hello named: "1.1", or "1" (v1 devices get no secretBox nor PBKDF2). */
+  protocol: z.enum(deviceProtocolValues),
 });
 export type DeviceRecordRow = z.infer<typeof deviceRecord>;
 
@@ -84,5 +86,6 @@ export async function deviceRecords(
     lastSeenAt: d.lastSeenAt ? toIso(d.lastSeenAt) : null,
     syncState: d.ackedVersion >= d.accessVersion ? 'synced' : syncing ? 'syncing' : 'unsynced',
     droppedCount: d.droppedCount,
+    protocol: d.protocol,
   }));
 }

@@ -7,7 +7,7 @@
  * Permissions: reading needs hardware:device:view; registering and every command :edit;
  * unregistering :remove; the open log hardware:log:view (or device view).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, gte, ilike, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { containing, escapeLike } from '../../lib/like.ts';
 import type { FastifyRequest } from 'fastify';
@@ -46,6 +46,9 @@ import {
   spaces,
 } from '../../db/schema.ts';
 import { deviceTotpKey, totpCode } from '../../devices/protocol.ts';
+import { staffActor } from '../../devices/actors.ts';
+import { isConsoleName } from '../../devices/console-identity.ts';
+import { adminPasswordEntry, samePassword, sealSecretBox } from '../../devices/secrets-v11.ts';
 import { audit } from '../../lib/audit.ts';
 import {
   AppError,
@@ -60,7 +63,7 @@ import {
 import { textOf } from '../../lib/unknown.ts';
 import { parseTimeBound, toIso } from '../../lib/time.ts';
 import { tableBatches, sendExcel, businessTime, type ExcelColumn } from '../../lib/excel-export.ts';
-import { deviceRecord, deviceRecords, pageParams } from './records.ts';
+import { devicePlaces, deviceRecord, deviceRecords, pageParams } from './records.ts';
 import { currentUser } from '../../plugins/auth.ts';
 
 const tags = ['device'];
@@ -115,11 +118,23 @@ const openLogColumns: ExcelColumn<typeof deviceOpenLogs.$inferSelect>[] = [
   { header: '设备', value: (r) => r.deviceName ?? '（已注销）', width: 18 },
   { header: '序列号', value: (r) => r.sn, width: 18 },
   { header: '方式', value: (r) => openMethodLabels[r.method], width: 10 },
-  { header: '凭证', value: (r) => (r.credential ? `****${r.credential}` : null), width: 10 },
+  { header: '凭证', value: (r) => (credentialOf(r) ? `****${credentialOf(r)}` : null), width: 10 },
   { header: '结果', value: (r) => openResultLabels[r.result], width: 8 },
   { header: '原因', value: (r) => r.reason, width: 20 },
   { header: '开门人', value: (r) => r.who, width: 16 },
 ];
+
+/**
+ * What the open log shows as the credential: a card's or code's last characters. A remote opening
+ * has none (its device repeats the staff username it was sent, which is no credential): `who` names
+ * the staff member instead.
+ */
+const credentialOf = (r: { method: string; credential: string | null }) =>
+  r.method === 'remote' ? null : r.credential;
+
+/** An sn that is the console's own MQTT username, refused at register (400 naming the field). */
+const consoleSnTaken = (sn: string) =>
+  `设备序列号“${sn}”与控制台连接 MQTT 代理所用的用户名相同，不能用作设备序列号；请给设备换一个序列号后重新上报`;
 
 const iso = (value: Date | null) => (value ? toIso(value) : null);
 
@@ -128,10 +143,7 @@ const newSecret = () => randomBytes(32).toString('base64url');
 
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   const link = app.devices;
-  const actorOf = (request: FastifyRequest, why?: string) => {
-    const user = currentUser(request);
-    return { userId: user.id, name: user.nickname || user.username, reason: why };
-  };
+  const actorOf = staffActor;
 
   async function load(id: number) {
     const [row] = await app.db.select().from(devices).where(eq(devices.id, id));
@@ -219,6 +231,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { sn, name, spaceId } = request.body;
+      if (isConsoleName(app.config, sn)) throw badRequest(consoleSnTaken(sn));
       const secret = newSecret();
       const created = await app.db.transaction(async (tx) => {
         const [waiting] = await tx.select().from(deviceEnrolments).where(eq(deviceEnrolments.sn, sn));
@@ -461,7 +474,16 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
           request,
           device,
           'reset-config',
-          () => link.command(device, 'reset-config', { secret }, actorOf(request, request.body.reason)),
+          () =>
+            link.command(
+              device,
+              'reset-config',
+              // v1.1 devices get the new secret sealed under their old one: it never travels in clear.
+              device.protocol === '1.1'
+                ? { secretBox: sealSecretBox(secret, link.box.open(device.secret)) }
+                : { secret },
+              actorOf(request, request.body.reason),
+            ),
           request.body.reason,
         );
       } catch (error) {
@@ -557,7 +579,6 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     .min(1, deviceMessages.reasonRequired)
     .max(200, deviceMessages.reasonTooLong);
   const passwordDigits = new RegExp(`^\\d{${ADMIN_PASSWORD_MIN_DIGITS},${ADMIN_PASSWORD_MAX_DIGITS}}$`);
-  const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
   const listFieldLabels = {
     reason: '操作原因',
     password: '管理员密码',
@@ -581,7 +602,8 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: DEVICE_EDIT_PERMISSION, fieldLabels: listFieldLabels },
       schema: {
         tags,
-        summary: 'Adds an admin password (kept as SHA-256 only) and syncs the device',
+        summary:
+          'Adds an admin password (kept as SHA-256 for v1 devices and salted PBKDF2 for v1.1) and syncs the device',
         body: idBody.extend({
           password: z
             .string({ error: deviceMessages.passwordInvalid })
@@ -592,7 +614,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const hash = sha256(request.body.password);
+      const { password } = request.body;
       const pwdId = `P${randomBytes(3).toString('hex').toUpperCase()}`;
       const result = await editLists(
         request,
@@ -600,9 +622,10 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         'admin-pwd-save',
         '管理员密码',
         (row) => {
-          if (row.adminPasswords.some((p) => p.sha256 === hash)) throw conflict(deviceMessages.passwordTaken);
+          if (row.adminPasswords.some((p) => samePassword(p, password)))
+            throw conflict(deviceMessages.passwordTaken);
           if (row.adminPasswords.length >= MAX_ADMIN_PASSWORDS) throw conflict(deviceMessages.passwordsFull);
-          return { adminPasswords: [...row.adminPasswords, { id: pwdId, sha256: hash }] };
+          return { adminPasswords: [...row.adminPasswords, adminPasswordEntry(pwdId, password)] };
         },
         { pwdId },
       );
@@ -714,12 +737,22 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: DEVICE_VIEW_PERMISSION },
       schema: {
         tags,
-        summary: 'The admin passwords last synced to the device (ids and SHA-256 only)',
+        summary:
+          'The admin passwords last synced to the device (ids and SHA-256); needsReentry: saved before PBKDF2, so a v1.1 device does not get it until it is entered again',
         querystring: idBody,
-        response: { 200: envelope(z.array(z.object({ id: z.string(), sha256: z.string() }))) },
+        response: {
+          200: envelope(z.array(z.object({ id: z.string(), sha256: z.string(), needsReentry: z.boolean() }))),
+        },
       },
     },
-    async (request) => ok((await load(request.query.id)).adminPasswords),
+    async (request) =>
+      ok(
+        (await load(request.query.id)).adminPasswords.map((p) => ({
+          id: p.id,
+          sha256: p.sha256,
+          needsReentry: !p.pbkdf2,
+        })),
+      ),
   );
 
   app.get(
@@ -796,7 +829,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     sn: r.sn,
     deviceName: r.deviceName,
     method: r.method,
-    credential: r.credential,
+    credential: credentialOf(r),
     result: r.result,
     reason: r.reason,
     who: r.who,
@@ -813,7 +846,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: '开门记录: door events, newest first',
         querystring: openLogQuery.extend(pageParams),
-        response: { 200: envelope(pageOf(openLogRecord)) },
+        response: { 200: envelope(pageOf(openLogRecord.extend({ spacePath: z.string().nullable() }))) },
       },
     },
     async (request) => {
@@ -831,7 +864,18 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
             .offset((q.current - 1) * q.size),
         () => app.db.select({ total: count() }).from(deviceOpenLogs).where(condition),
       );
-      return ok({ ...page, records: page.records.map(openLogOut) });
+      // Where each device is (楼宇 / 空间): every building has its 大堂闸机.
+      const places = await devicePlaces(
+        app.db,
+        page.records.map((r) => r.deviceId),
+      );
+      return ok({
+        ...page,
+        records: page.records.map((r) => ({
+          ...openLogOut(r),
+          spacePath: (r.deviceId && places.get(r.deviceId)) || null,
+        })),
+      });
     },
   );
 

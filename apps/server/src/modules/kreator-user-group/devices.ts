@@ -23,6 +23,7 @@ import { auditMany } from '../../lib/audit.ts';
 import { badRequest, envelope, notFound, ok, pageOf } from '../../lib/http.ts';
 import { deviceRecord, deviceRecords, pageParams } from '../device/records.ts';
 import { loadGroup } from './members.ts';
+import { staffActor } from '../../devices/actors.ts';
 
 const tags = ['kreator-device'];
 const resource = 'kreator-device';
@@ -118,7 +119,7 @@ export const kreatorDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
         );
         return { added: added.length, skipped: ids.length - added.length };
       });
-      void app.devices.accessChanged({ deviceIds: ids });
+      void app.devices.accessChanged({ deviceIds: ids }, staffActor(request));
       return ok(answer, kreatorMessages.devicesAdded(answer.added, answer.skipped));
     },
   );
@@ -146,7 +147,7 @@ export const kreatorDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
         );
         return rows;
       });
-      void app.devices.accessChanged({ deviceIds: removed.map((r) => r.deviceId) });
+      void app.devices.accessChanged({ deviceIds: removed.map((r) => r.deviceId) }, staffActor(request));
       return ok({ removed: removed.length }, kreatorMessages.removed(removed.length));
     },
   );

@@ -24,6 +24,7 @@ import { auditMany } from '../../lib/audit.ts';
 import { crudModule, type ValuesOf, type WriteContext } from '../../lib/crud.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
+import { staffActor } from '../../devices/actors.ts';
 
 const ENTERPRISE_SOURCE = { name: '企业导入', code: 'enterprise' };
 const phoneLabel = kreatorUser.fields.phone.label;
@@ -67,7 +68,7 @@ export async function memberOfPhone(tx: Executor, phone: string, name: string, c
 }
 
 const resync = (request: FastifyRequest, groupIds: number[]) =>
-  void request.server.devices.accessChanged({ groupIds: [...new Set(groupIds)] });
+  void request.server.devices.accessChanged({ groupIds: [...new Set(groupIds)] }, staffActor(request));
 
 const options = {
   resource: kreatorUser,

@@ -16,6 +16,7 @@ import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest } from '../../lib/http.ts';
 import { kreatorDeviceRoutes } from './devices.ts';
 import { kreatorUserRoutes } from './members.ts';
+import { staffActor } from '../../devices/actors.ts';
 
 const labels = kreatorUserGroup.fields;
 
@@ -64,7 +65,7 @@ const groups = crudModule({
   },
   // Validity and status decide whether the group opens anything: its devices are re-synced at once.
   afterCommit({ after }, request) {
-    void request.server.devices.accessChanged({ groupIds: [after.id] });
+    void request.server.devices.accessChanged({ groupIds: [after.id] }, staffActor(request));
   },
 });
 

@@ -3,7 +3,10 @@
  * authenticator and HTTP authorizer call (docs/deploy.md shows their settings):
  * - `POST /api/hardware/mqtt/authenticate` `{clientid, username, password}` →
  *   `{result: allow | deny, is_superuser}`: a device with its secret, an unregistered sn with the
- *   enrolment key, or the console itself with the username and password of its MQTT_URL (superuser);
+ *   enrolment key, or the console itself with the username and password of its MQTT_URL (superuser).
+ *   The console's username is a credential of its own: with any other password it is denied, never
+ *   tried as a device (no sn may equal it: devices/console-identity.ts), so the enrolment key cannot
+ *   log in under it;
  * - `POST /api/hardware/mqtt/authorize` `{clientid, username, topic, action}` → `{result}`: a device
  *   publishes only on its own evt/status topics and subscribes only to its own cmd topic.
  * The same rules as the embedded broker (devices/rules.ts). The broker proves itself with
@@ -14,6 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/http.ts';
 import { equalText, publishRefusal, roleOf, subscribeAllowed } from '../../devices/rules.ts';
+import { consoleLogin, isConsoleName } from '../../devices/console-identity.ts';
 
 export const mqttAuthPaths = {
   authenticate: '/api/hardware/mqtt/authenticate',
@@ -27,16 +31,16 @@ const mqttAuthRoutes: FastifyPluginAsyncZod = async (app) => {
   const token = app.config.mqttAuthToken;
   if (!token) return;
   const link = app.devices;
-  const server = app.config.mqttUrl ? new URL(app.config.mqttUrl) : undefined;
-  /** The console's own client: the username and password of MQTT_URL, when it has them. */
+  const server = consoleLogin(app.config.mqttUrl);
+  /** The console's own client: the username and password of MQTT_URL, the password in constant time. */
   const isServer = (username?: string, password?: string) =>
     Boolean(
-      server?.username &&
-      server.password &&
-      username === decodeURIComponent(server.username) &&
+      server?.password &&
+      username === server.username &&
       password !== undefined &&
-      equalText(password, decodeURIComponent(server.password)),
+      equalText(password, server.password),
     );
+  const isConsole = (name?: string) => isConsoleName(app.config, name);
 
   app.addHook('onRequest', async (request) => {
     const given = request.headers.authorization ?? '';
@@ -57,6 +61,8 @@ const mqttAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { clientid = '', username, password } = request.body;
       if (isServer(username, password)) return { result: 'allow' as const, is_superuser: true };
+      // The console's name with another password is nobody: not a device, not an enrolling one.
+      if (isConsole(username) || isConsole(clientid)) return { result: 'deny' as const, is_superuser: false };
       const role = await roleOf(
         { clientId: clientid, username, password },
         link.credentials,
@@ -79,9 +85,11 @@ const mqttAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { clientid = '', username, topic = '', action } = request.body;
-      // The console's client is a superuser (EMQX skips it); its username is never an sn.
-      if (server?.username && username === decodeURIComponent(server.username))
-        return { result: 'allow' as const };
+      // Only the console authenticates under its username (its password, above) and no sn equals it;
+      // EMQX skips a superuser anyway. A device-shaped login under it (client id = username, as the
+      // issue's attack: `cowork`/`cowork`) is never the console, whose client id is its own.
+      if (isConsole(username) && clientid !== username) return { result: 'allow' as const };
+      if (isConsole(username) || isConsole(clientid)) return { result: 'deny' as const };
       if (username !== clientid) return { result: 'deny' as const };
       const known = await link.credentials(clientid);
       const role = known.registered ? 'device' : 'enrol';

@@ -46,6 +46,7 @@ import { actorOf, creditCompanyCard } from '../company-card/ledger.ts';
 import { giveBack } from './activity-sale.ts';
 import { bookingTimes, restoreCard } from './booking.ts';
 import { saveRoutes } from './save.ts';
+import { staffActor } from '../../devices/actors.ts';
 
 type Order = typeof orders.$inferSelect;
 type Row = RowOf<typeof orders, OrderResource['fields']>;
@@ -372,7 +373,7 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
       movedOrder = moved;
       return detailOf(tx, moved);
     });
-    if (movedOrder) request.server.devices.orderChanged(movedOrder);
+    if (movedOrder) request.server.devices.orderChanged(movedOrder, staffActor(request));
     return answer;
   }
 

@@ -45,6 +45,7 @@ import { actorOf, companyCardByNo, debitCompanyCard, payingCards } from '../comp
 import { sellingActivities, takeActivityStock } from './activity-sale.ts';
 import { formatOrderNo, reserveOrderIds } from './order-number.ts';
 import { stationSnapshot, teamCardSnapshot, userCardSnapshot } from './snapshot.ts';
+import { staffActor } from '../../devices/actors.ts';
 
 type Order = typeof orders.$inferSelect;
 type NewOrder = typeof orders.$inferInsert;
@@ -312,7 +313,7 @@ export function saveRoutes(
       return detail(tx, order);
     });
     // Paid at once (a booking or card sold as paid): its doors open without waiting for anything else.
-    if (created?.status === 'paid') request.server.devices.orderChanged(created);
+    if (created?.status === 'paid') request.server.devices.orderChanged(created, staffActor(request));
     return answer;
   }
 

@@ -29,6 +29,7 @@ import {
 import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest, envelope, ok } from '../../lib/http.ts';
 import { describeUsage } from '../../lib/in-use.ts';
+import { staffActor } from '../../devices/actors.ts';
 
 const kindLabel = (kind: SpaceKind) => optionLabel(spaceKindOptions, kind);
 
@@ -96,7 +97,7 @@ const crud = crudModule({
   // A room linked to another meeting room, or moved under another held space, opens other doors now.
   afterCommit({ before, after }, request) {
     const buildingIds = [...new Set([before?.buildingId, after.buildingId].map(Number).filter(Boolean))];
-    void request.server.devices.accessChanged({ buildingIds });
+    void request.server.devices.accessChanged({ buildingIds }, staffActor(request));
   },
   async inUse(id, tx) {
     const users = await describeUsage(tx, [
