@@ -69,7 +69,15 @@ test('企业门禁组: a group gets members from Excel and a demo door; removing
   // A door: added from the picker, shown 已同步 once the device has acked the group's members.
   await group.getByRole('tab', { name: '设备' }).click();
   const doors = group.getByRole('tabpanel', { name: '设备' });
-  await choose(page, '设备', '大堂闸机（DEMO-001）')(doors);
+  // The picker offers the group's building's devices only, each named with where it is.
+  await doors.getByLabel('设备', { exact: true }).click();
+  const offered = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+  await expect(offered.first()).toBeVisible();
+  for (const title of await offered.evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? '')))
+    expect(title).toMatch(/^氪空间·望京SOHO \/ /);
+  // Closed by a click beside it (Escape would close the drawer too).
+  await group.getByText(`企业门禁组：${name}`).click();
+  await choose(page, '设备', '氪空间·望京SOHO / 大堂闸机 / 大堂闸机（DEMO-001）')(doors);
   await doors.getByRole('button', { name: '添加设备' }).click();
   await expect(page.getByText('已添加 1 台设备，设备正在同步权限')).toBeVisible();
   const door = doors.getByRole('row').filter({ hasText: 'DEMO-001' });
@@ -86,8 +94,24 @@ test('企业门禁组: a group gets members from Excel and a demo door; removing
   await expect(leaving).toHaveCount(0);
   await group.getByRole('tab', { name: '设备' }).click();
   await expect(door).toContainText('已同步');
+  await expect(door).toContainText('氪空间·望京SOHO / 大堂闸机');
   await page.keyboard.press('Escape');
   await expect(row).toContainText('1');
+
+  // A group of another building (the demo's 国贸中心 group) is offered none of 望京SOHO's doors.
+  await page
+    .getByRole('table')
+    .getByRole('row')
+    .filter({ hasText: '云帆传媒门禁组' })
+    .getByRole('button', { name: '成员与设备' })
+    .click();
+  const other = page.getByRole('dialog', { name: '企业门禁组：云帆传媒门禁组' });
+  await other.getByRole('tab', { name: '设备' }).click();
+  const otherDoors = other.getByRole('tabpanel', { name: '设备' });
+  await otherDoors.getByLabel('设备', { exact: true }).click();
+  await expect(page.locator('.ant-select-dropdown:visible')).toContainText('本楼宇没有匹配的设备');
+  await expect(page.locator('.ant-select-dropdown:visible .ant-select-item-option')).toHaveCount(0);
+  await page.keyboard.press('Escape');
 });
 
 test('企业会议卡: the demo card shows its staff this month; a top-up lands in the ledger and the balance', async ({

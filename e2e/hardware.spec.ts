@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { DEVELOPMENT_ENROL_KEY } from '../apps/server/src/config';
 import { SimulatedDevice } from '../apps/server/src/devices/simulator';
 import { MQTT_PORT } from '../playwright.config';
-import { choose, demo, signIn } from './helpers';
+import { bearerOf, choose, demo, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
 
 /**
@@ -129,7 +129,8 @@ test('门禁联动: a set with a demo device holds a space, shows its sync, lets
   await dialog.getByRole('button', { name: /保\s*存/ }).click();
   await expect(dialog.getByText('请填写联动名称')).toBeVisible();
   await dialog.getByLabel('联动名称').fill('E2E 联动');
-  await choose(page, '设备', '大堂闸机（DEMO-001）')(dialog);
+  // A device is named with where it is: every demo building has its 大堂闸机.
+  await choose(page, '设备', '氪空间·望京SOHO / 大堂闸机 / 大堂闸机（DEMO-001）')(dialog);
   await dialog.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByText('门禁联动已创建，设备正在同步权限')).toBeVisible();
 
@@ -137,6 +138,9 @@ test('门禁联动: a set with a demo device holds a space, shows its sync, lets
   await row.getByRole('button', { name: '设备与空间' }).click();
   const drawer = page.getByRole('dialog', { name: '门禁联动：E2E 联动' });
   await expect(drawer.getByRole('row').filter({ hasText: 'DEMO-001' })).toContainText('已同步');
+  await expect(drawer.getByRole('row').filter({ hasText: 'DEMO-001' })).toContainText(
+    '氪空间·望京SOHO / 大堂闸机',
+  );
 
   await drawer.getByRole('tab', { name: '可关联空间' }).click();
   const free = drawer.getByRole('tabpanel', { name: '可关联空间' });
@@ -217,4 +221,111 @@ test('物理空间: a floor created in the list shows in its building tree, with
     .locator('.ant-tree-switcher')
     .click();
   await expect(tree).toContainText('15F 闸机');
+});
+
+test('注册 offers the chosen building’s spaces by path; 待注册 is counted; a device never connected says so, 状态 first on a phone', async ({
+  page,
+}) => {
+  const sn = `E2E-PATH-${Date.now().toString(36).toUpperCase()}`;
+  const enrolling = new SimulatedDevice({ url, sn, enrolKey: DEVELOPMENT_ENROL_KEY, model: 'SIM-PATH' });
+  devices.push(enrolling);
+  await enrolling.connect();
+
+  await signIn(page, demo.yunying);
+  await page.goto('/hardware/device');
+  // The 待注册 tab says how many devices wait, without being opened.
+  const waitingTab = page.getByRole('tab', { name: /待注册/ });
+  await expect(waitingTab.locator('.ant-badge-count')).toHaveText(/^\s*[1-9]\d*\s*$/);
+  await waitingTab.click();
+  await page
+    .getByRole('row')
+    .filter({ hasText: sn })
+    .getByRole('button', { name: /注\s*册/ })
+    .click();
+  const dialog = page.getByRole('dialog', { name: `注册设备 ${sn}` });
+  await dialog.getByLabel('设备名称').fill('中关村测试门禁');
+  await choose(page, '楼宇', '氪空间·中关村')(dialog);
+  // Only that building's spaces, each as 楼宇 / 上级空间 / 空间.
+  await dialog.getByLabel('所属空间').click();
+  const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+  await expect(options.first()).toBeVisible();
+  for (const title of await options.evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? '')))
+    expect(title).toMatch(/^氪空间·中关村 \/ /);
+  // Closed by a click beside it (Escape would close the dialog too).
+  await dialog.getByText(`注册设备 ${sn}`).click();
+  await choose(page, '所属空间', '氪空间·中关村 / 大堂闸机')(dialog);
+  await dialog.getByRole('button', { name: /注\s*册/ }).click();
+  await page
+    .getByRole('dialog', { name: '设备已注册' })
+    .getByRole('button', { name: '我已保存密钥' })
+    .click();
+  await enrolling.close();
+
+  // Registered and never connected with its secret: 从未连接, not 离线, and not 已同步.
+  const row = page.getByRole('row').filter({ hasText: sn });
+  await expect(row).toContainText('氪空间·中关村 / 大堂闸机');
+  await expect(row).toContainText('从未连接');
+  await expect(row).toContainText('未同步');
+  await expect(row).not.toContainText('离线');
+  await expect(row).not.toContainText('已同步');
+  // Nothing waits any more: no count on the tab.
+  await expect(waitingTab.locator('.ant-badge-count')).toHaveCount(0);
+
+  // On a phone the state is the first thing in a row, without scrolling sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/hardware/device?sn=${sn}`);
+  const phoneRow = page.getByRole('row').filter({ hasText: sn });
+  await expect(phoneRow.getByText('从未连接')).toBeInViewport();
+  await expect(page.getByRole('columnheader', { name: '状态' })).toBeInViewport();
+  await page.screenshot({ path: test.info().outputPath('device-list-390.png') });
+});
+
+test('开门记录 refreshes itself on the page and filters shown; 查询 with unchanged filters asks again', async ({
+  page,
+  request,
+}) => {
+  await signIn(page, demo.yunying);
+  await page.goto('/hardware/log');
+  await expect(page.getByTestId('page-title')).toHaveText('开门记录');
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/open-log/page')) asked.push(r.url());
+  });
+  await page.getByLabel('序列号').fill('DEMO-002');
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await expect(page).toHaveURL(/sn=DEMO-002/);
+  await expect(page.locator('tbody tr.ant-table-row').filter({ hasNotText: 'DEMO-002' })).toHaveCount(0);
+
+  // 查询 again, filters unchanged: each click is one more request.
+  for (const _ of [1, 2]) {
+    const before = asked.length;
+    const answered = page.waitForResponse((r) => r.url().includes('/open-log/page'));
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await answered;
+    expect(asked.length).toBeGreaterThan(before);
+  }
+
+  // A door opened meanwhile (from the API) shows in the list without a reload, the search kept.
+  const byAdmin = page
+    .getByRole('row')
+    .filter({ hasText: '远程开门' })
+    .filter({ hasText: demo.admin.nickname });
+  await expect(byAdmin).toHaveCount(0);
+  const headers = await bearerOf(request, demo.admin);
+  const found = await request.get('/api/hardware/admin/v1/device/page', {
+    headers,
+    params: { sn: 'DEMO-002' },
+  });
+  const [device] = (await found.json()).data.records as { id: number; name: string }[];
+  const opened = await request.post('/api/hardware/admin/v1/device/open-door', {
+    headers,
+    data: { id: device.id, durationS: 7 },
+  });
+  expect(opened.status(), await opened.text()).toBe(200);
+  let reloaded = false;
+  page.on('load', () => (reloaded = true));
+  await expect(byAdmin).toHaveCount(1);
+  expect(reloaded).toBe(false);
+  await expect(page).toHaveURL(/sn=DEMO-002/);
+  await expect(page.getByLabel('序列号')).toHaveValue('DEMO-002');
 });

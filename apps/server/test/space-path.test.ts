@@ -1,7 +1,8 @@
 /**
  * Pickers say the building (issue 26 point 7): a space's option reads `楼宇 / 上级空间 / 空间`, the
- * options and the device list narrow to one building, and a 企业门禁组 takes only its building's
- * devices (400 naming the field otherwise, nothing added).
+ * options and the device list narrow to one building, devices and door events say where the
+ * device is, and a 企业门禁组 takes only its building's devices (400 naming the field otherwise,
+ * nothing added). A device never connected is not 已同步 (point 10).
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -14,7 +15,7 @@ import {
 } from '@cowork/contract';
 import { kreatorDeviceEndpoints, kreatorUserGroup } from '@cowork/contract/resources/kreator';
 import { spaceListPath, type SpaceOption } from '@cowork/contract/resources/space';
-import { devices, spaces } from '../src/db/schema.ts';
+import { deviceOpenLogs, devices, spaces } from '../src/db/schema.ts';
 import { buildTestApp, demo, type TestApp } from './helper.ts';
 
 let t: TestApp;
@@ -83,7 +84,28 @@ test('the device list says where each device is and narrows to one building', as
   expect(records.find((d) => d.id === a.device)).toMatchObject({
     spacePath: `${a.name} / 9F / 大堂闸机`,
     buildingId: a.id,
+    // Registered, never connected: it holds no access list, so it is not 已同步 (point 10).
+    lastSeenAt: null,
+    syncState: 'unsynced',
   });
+});
+
+test('开门记录 says where each device is', async () => {
+  const [a] = buildingsUsed;
+  await t.db.insert(deviceOpenLogs).values({
+    messageId: 'path-test-event',
+    deviceId: a.device,
+    sn: 'PATH-0',
+    deviceName: '路径门禁 0',
+    method: 'card',
+    result: 'success',
+    at: new Date(),
+  });
+  const log = await call('GET', deviceEndpoints.openLogPage, { sn: 'PATH-0' });
+  expect(log.statusCode, log.body).toBe(200);
+  expect(log.json().data.records).toEqual([
+    expect.objectContaining({ sn: 'PATH-0', spacePath: `${a.name} / 9F / 大堂闸机` }),
+  ]);
 });
 
 test('a 企业门禁组 refuses another building’s device, naming the field, and takes its own', async () => {

@@ -163,15 +163,15 @@ export interface DeviceRecord {
   name: string;
   spaceId: number | null;
   spaceName: string | null;
+  /** Where it is: `楼宇 / 上级空间 / 空间`; null while it is in no space. */
+  spacePath: string | null;
+  buildingId: number | null;
   model: string | null;
   vendor: string | null;
   firmware: string | null;
   status: DeviceStatus;
   lastSeenAt: string | null;
   syncState: DeviceSyncState;
-  /** Where it is: `楼宇 / 上级空间 / 空间`; null while it is in no space. */
-  spacePath: string | null;
-  buildingId: number | null;
   droppedCount: number;
 }
 
@@ -207,6 +207,8 @@ export interface OpenLogRecord {
   deviceId: number | null;
   sn: string;
   deviceName: string | null;
+  /** Where the device is now (`楼宇 / 空间`); null when unplaced or removed. */
+  spacePath: string | null;
   method: OpenMethod;
   credential: string | null;
   result: OpenResult;

@@ -2,7 +2,7 @@
  * A device as the console lists it (设备管理's rows, 门禁联动's devices): one query shape and one
  * answer schema, so both screens say the same about status and sync state.
  */
-import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { DEVICE_ACK_TIMEOUT_MS, MAX_PAGE_SIZE, numeric } from '@cowork/contract';
 import type { Executor } from '../../db/client.ts';
@@ -24,7 +24,10 @@ export const deviceRecord = z.object({
   firmware: z.string().nullable(),
   status: z.enum(deviceStatusValues),
   lastSeenAt: z.string().nullable(),
-  /** 已同步: acked the access state last sent; 同步中: a sync is awaiting its ack; else 未同步. */
+  /**
+   * 已同步: acked the access state last sent; 同步中: a sync is awaiting its ack; else 未同步 (always
+   * for a device that never connected).
+   */
   syncState: z.enum(['synced', 'syncing', 'unsynced']),
   droppedCount: z.number(),
   /** The protocol its last hello named: "1.1", or "1" (v1 devices get no secretBox nor PBKDF2). */
@@ -84,8 +87,36 @@ export async function deviceRecords(
     firmware: d.firmware,
     status: d.status,
     lastSeenAt: d.lastSeenAt ? toIso(d.lastSeenAt) : null,
-    syncState: d.ackedVersion >= d.accessVersion ? 'synced' : syncing ? 'syncing' : 'unsynced',
+    // A device that never connected holds nothing yet, whatever the versions say.
+    syncState:
+      d.lastSeenAt === null
+        ? 'unsynced'
+        : d.ackedVersion >= d.accessVersion
+          ? 'synced'
+          : syncing
+            ? 'syncing'
+            : 'unsynced',
     droppedCount: d.droppedCount,
     protocol: d.protocol,
   }));
+}
+
+/** Where each of these devices is now (`楼宇 / 空间`), by device id; unplaced and removed ones are absent. */
+export async function devicePlaces(db: Executor, deviceIds: readonly (number | null)[]) {
+  const ids = [...new Set(deviceIds.filter((id): id is number => id !== null))];
+  if (ids.length === 0) return new Map<number, string>();
+  const placed = await db
+    .select({ id: devices.id, spaceId: devices.spaceId })
+    .from(devices)
+    .where(inArray(devices.id, ids));
+  const paths = await spacePathsOf(
+    db,
+    placed.map((d) => d.spaceId),
+  );
+  return new Map(
+    placed.flatMap((d) => {
+      const path = d.spaceId === null ? undefined : paths.get(d.spaceId)?.path;
+      return path ? [[d.id, path] as const] : [];
+    }),
+  );
 }

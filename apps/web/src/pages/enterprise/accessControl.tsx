@@ -1,8 +1,8 @@
 /**
  * 企业门禁组: a company's staff open the group's doors within its validity while it is enabled. The
  * list of groups, and for each a drawer with its members (add, bind existing members, remove, import
- * from Excel) and its devices (add from a picker, remove) with each device's 权限同步, so staff see
- * a revocation reach every door.
+ * from Excel) and its devices (add from a picker offering the group's building's devices, remove)
+ * with each device's place and 权限同步, so staff see a revocation reach every door.
  */
 import { useState } from 'react';
 import { App, Button, Drawer, Modal, Select, Space, Tabs, Tag, Typography } from 'antd';
@@ -29,7 +29,13 @@ import { useSubmit } from '../../lib/use-submit.ts';
 
 /** What bind and add answer. */
 type Counted = { added: number; skipped: number };
-type Group = ResourceRecord & { name: string; companyName: string; validTo: string; status: string };
+type Group = ResourceRecord & {
+  name: string;
+  companyName: string;
+  buildingId: number;
+  validTo: string;
+  status: string;
+};
 
 export default function AccessControlPage() {
   const [managing, setManaging] = useState<Group>();
@@ -185,8 +191,15 @@ function GroupDevices({ group }: { group: Group }) {
   });
   return (
     <Space orientation="vertical" size={12} style={{ display: 'flex' }}>
+      {/* Only the group's building's devices: the server refuses another building's. */}
       {can([KREATOR_EDIT_PERMISSION]) && (
-        <DeviceAdder value={adding} onChange={setAdding} pending={add.isPending} onAdd={() => add.mutate()} />
+        <DeviceAdder
+          value={adding}
+          onChange={setAdding}
+          pending={add.isPending}
+          onAdd={() => add.mutate()}
+          buildingId={group.buildingId}
+        />
       )}
       <DeviceSyncTable
         devices={devices.data?.records ?? []}

@@ -1,6 +1,7 @@
 /**
- * 设备管理: registered door devices with live status (the list refreshes itself), the devices
- * waiting to be registered, and the commands of the device protocol (docs/devices.md): 远程开门, 动态码, 刷新屏幕,
+ * 设备管理: registered door devices with live status (the list refreshes itself; 状态 comes first,
+ * so a phone shows it without scrolling sideways), the devices waiting to be registered (counted on
+ * their tab while any waits), and the commands of the device protocol (docs/devices.md): 远程开门, 动态码, 刷新屏幕,
  * 清除, 重置配置, 注销. A secret is shown once, when it is issued (register, reset-config).
  */
 import { useEffect, useState } from 'react';
@@ -37,14 +38,18 @@ import {
   OPEN_DOOR_DEFAULT_S,
   OPEN_DOOR_MAX_S,
   OPEN_DOOR_MIN_S,
-  resourcePaths,
   type DeviceDetail,
-  type ListOption,
   type DeviceRecord,
   type WaitingDevice,
 } from '@cowork/contract';
-import { space } from '@cowork/contract/resources/space';
 import { AdminPasswordsModal, CardRulesModal } from '../../components/hardware/DeviceLists.tsx';
+import {
+  placeOf,
+  StatusBadge,
+  SyncTag,
+  useBuildingOptions,
+  useSpaceOptions,
+} from '../../components/hardware/DevicePicker.tsx';
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
 import { ReasonField } from '../../components/hardware/ReasonField.tsx';
 import { SearchButtons } from '../../components/resource/page-parts.tsx';
@@ -64,14 +69,19 @@ type Dialog =
   | { kind: 'secret'; title: string; sn: string; secret: string }
   | null;
 
-export function StatusBadge({ status }: { status: DeviceRecord['status'] }) {
-  return <Badge status={status === 'online' ? 'success' : 'default'} text={deviceStatusLabels[status]} />;
-}
+/** The devices waiting under 待注册; the tab's count and the list share it. */
+const useWaiting = () =>
+  useQuery({
+    queryKey: ['device', 'waiting'],
+    queryFn: () => api.get<WaitingDevice[]>(deviceEndpoints.unPulledList),
+    refetchInterval: REFRESH_MS,
+  });
 
 export default function DevicePage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [tab, setTab] = useState('devices');
   const close = () => setDialog(null);
+  const waiting = useWaiting().data?.length ?? 0;
   return (
     <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
       <LinkBanner />
@@ -81,7 +91,17 @@ export default function DevicePage() {
           onChange={setTab}
           items={[
             { key: 'devices', label: '设备列表', children: <DeviceList onDialog={setDialog} /> },
-            { key: 'waiting', label: '待注册', children: <WaitingList onDialog={setDialog} /> },
+            {
+              key: 'waiting',
+              label: (
+                <Space size={6}>
+                  待注册
+                  {/* How many wait, while any does: a device enrolling is seen without opening the tab. */}
+                  <Badge count={waiting} size="small" title={`${waiting} 台设备待注册`} />
+                </Space>
+              ),
+              children: <WaitingList onDialog={setDialog} />,
+            },
           ]}
         />
       </Card>
@@ -122,14 +142,15 @@ function DeviceList({ onDialog }: { onDialog: (dialog: Dialog) => void }) {
   const queryClient = useQueryClient();
   const canEdit = can([DEVICE_EDIT_PERMISSION]);
   const canRemove = can([DEVICE_REMOVE_PERMISSION]);
-  const paged = usePagedQuery<DeviceRecord>(['device', 'page'], deviceEndpoints.page);
+  // Online state and last seen change by themselves: the list follows them.
+  const paged = usePagedQuery<DeviceRecord>(
+    ['device', 'page'],
+    deviceEndpoints.page,
+    {},
+    { refetchInterval: REFRESH_MS },
+  );
   const { page, search, reset, turnPage, pagination } = paged;
   useSearchForm(form, paged, ({ sn, name, status }) => ({ sn, name, status }));
-  // Online state and last seen change by themselves: the list follows them.
-  useEffect(() => {
-    const timer = setInterval(() => void page.refetch(), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [page]);
 
   const unregister = (device: DeviceRecord) =>
     modal.confirm({
@@ -144,26 +165,23 @@ function DeviceList({ onDialog }: { onDialog: (dialog: Dialog) => void }) {
       },
     });
 
+  // 状态 first: on a phone the table scrolls sideways, and the state is what staff look for.
   const columns: TableProps<DeviceRecord>['columns'] = [
-    { title: '设备名称', dataIndex: 'name', width: 160 },
-    { title: '序列号', dataIndex: 'sn', width: 160 },
-    { title: '所属空间', dataIndex: 'spaceName', width: 140, render: (v: string | null) => v ?? '未分配' },
     {
       title: '状态',
-      dataIndex: 'status',
-      width: 90,
-      render: (status: DeviceRecord['status']) => <StatusBadge status={status} />,
+      key: 'status',
+      width: 100,
+      render: (_, device) => <StatusBadge device={device} />,
     },
+    { title: '设备名称', dataIndex: 'name', width: 160 },
+    { title: '序列号', dataIndex: 'sn', width: 160 },
+    { title: '位置（楼宇 / 空间）', key: 'place', width: 240, render: (_, device) => placeOf(device) },
     { title: '最后在线', dataIndex: 'lastSeenAt', width: 170, render: (v: string | null) => formatTime(v) },
     {
       title: '权限同步',
       dataIndex: 'syncState',
       width: 100,
-      render: (s: DeviceRecord['syncState']) => (
-        <Tag color={s === 'synced' ? 'green' : s === 'syncing' ? 'blue' : 'orange'}>
-          {deviceSyncStateLabels[s]}
-        </Tag>
-      ),
+      render: (s: DeviceRecord['syncState']) => <SyncTag state={s} />,
     },
     {
       title: '型号 / 固件',
@@ -259,7 +277,7 @@ function DeviceList({ onDialog }: { onDialog: (dialog: Dialog) => void }) {
         columns={columns}
         dataSource={page.data?.records ?? []}
         loading={page.isLoading}
-        scroll={{ x: 1300 }}
+        scroll={{ x: 1400 }}
         pagination={{ ...pagination, onChange: turnPage }}
       />
     </Space>
@@ -268,11 +286,7 @@ function DeviceList({ onDialog }: { onDialog: (dialog: Dialog) => void }) {
 
 function WaitingList({ onDialog }: { onDialog: (dialog: Dialog) => void }) {
   const { can } = usePermission();
-  const waiting = useQuery({
-    queryKey: ['device', 'waiting'],
-    queryFn: () => api.get<WaitingDevice[]>(deviceEndpoints.unPulledList),
-    refetchInterval: REFRESH_MS,
-  });
+  const waiting = useWaiting();
   return (
     <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
       <Typography.Text type="secondary">
@@ -316,12 +330,11 @@ function RegisterModal({
   onClose: () => void;
   onRegistered: (secret: string) => void;
 }) {
-  const [form] = Form.useForm<{ name: string; spaceId?: number | null }>();
+  const [form] = Form.useForm<{ name: string; buildingId?: number; spaceId?: number | null }>();
   const queryClient = useQueryClient();
-  const spaces = useQuery({
-    queryKey: ['list', resourcePaths(space).list],
-    queryFn: () => api.get<ListOption[]>(resourcePaths(space).list),
-  });
+  const buildings = useBuildingOptions();
+  // Every space as `楼宇 / 上级空间 / 空间`, narrowed to the building chosen above it.
+  const spaces = useSpaceOptions(Form.useWatch('buildingId', form));
   const register = useSubmit({
     mutationFn: (v: { name: string; spaceId?: number | null }) =>
       api.post<{ id: number; sn: string; secret: string }>(deviceEndpoints.register, {
@@ -354,13 +367,24 @@ function RegisterModal({
         >
           <Input placeholder="如：8F 前台门禁" />
         </Form.Item>
-        <Form.Item name="spaceId" label="所属空间" extra="可稍后再分配">
+        <Form.Item name="buildingId" label="楼宇" extra="选择楼宇后，下方只列出该楼宇的空间">
+          <Select
+            allowClear
+            placeholder="全部楼宇"
+            options={buildings.data ?? []}
+            loading={buildings.isLoading}
+            onChange={(id?: number) => {
+              if (!spaces.fits(form.getFieldValue('spaceId'), id)) form.setFieldValue('spaceId', undefined);
+            }}
+          />
+        </Form.Item>
+        <Form.Item name="spaceId" label="所属空间" extra="楼宇 / 上级空间 / 空间；可稍后再分配">
           <Select
             allowClear
             showSearch={{ optionFilterProp: 'label' }}
             placeholder="暂不分配"
-            options={spaces.data ?? []}
-            loading={spaces.isLoading}
+            options={spaces.options}
+            loading={spaces.loading}
           />
         </Form.Item>
       </Form>
@@ -553,9 +577,9 @@ function DetailDrawer({ device, onClose }: { device: DeviceRecord; onClose: () =
           <Descriptions column={2} size="small" bordered>
             <Descriptions.Item label="序列号">{d.sn}</Descriptions.Item>
             <Descriptions.Item label="状态">
-              <StatusBadge status={d.status} />
+              <StatusBadge device={d} />
             </Descriptions.Item>
-            <Descriptions.Item label="所属空间">{d.spaceName ?? '未分配'}</Descriptions.Item>
+            <Descriptions.Item label="位置">{placeOf(d)}</Descriptions.Item>
             <Descriptions.Item label="最后在线">{formatTime(d.lastSeenAt)}</Descriptions.Item>
             <Descriptions.Item label="型号">{d.model ?? '—'}</Descriptions.Item>
             <Descriptions.Item label="固件">{d.firmware ?? '—'}</Descriptions.Item>

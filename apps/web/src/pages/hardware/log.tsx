@@ -1,22 +1,14 @@
 /**
  * 开门记录: every door event the devices reported, newest first, with who opened and how; filtered
- * by device, building or space (spaces under it included), method, result, member phone and days,
- * and exported to Excel with the same filters.
+ * by device, building or space (spaces under it included, offered as 楼宇 / 空间 paths of the
+ * building chosen), method, result, member phone and days, and exported to Excel with the same
+ * filters. The page shown refreshes itself while open, keeping its page and filters.
  */
 import { Card, DatePicker, Form, Input, Select, Space, Table, Tag, type TableProps } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
-import {
-  deviceEndpoints,
-  openMethodLabels,
-  openResultLabels,
-  prefixes,
-  resourcePaths,
-  type ListOption,
-  type OpenLogRecord,
-} from '@cowork/contract';
-import { space } from '@cowork/contract/resources/space';
+import { deviceEndpoints, openMethodLabels, openResultLabels, type OpenLogRecord } from '@cowork/contract';
 import { ExportButton } from '../../components/ExportButton.tsx';
+import { useBuildingOptions, useSpaceOptions } from '../../components/hardware/DevicePicker.tsx';
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
 import { SearchButtons } from '../../components/resource/page-parts.tsx';
 import {
@@ -26,8 +18,9 @@ import {
   useSearchForm,
 } from '../../components/resource/use-paged-query.ts';
 import { dayRangeToIso, formatTime } from '../../lib/format.ts';
-import { api } from '../../lib/request.ts';
 import { rules } from '../../lib/rules.ts';
+
+const REFRESH_MS = 5_000;
 
 interface SearchForm {
   sn?: string;
@@ -45,6 +38,12 @@ const optionsOf = (labels: Record<string, string>) =>
 const columns: TableProps<OpenLogRecord>['columns'] = [
   { title: '时间', dataIndex: 'at', width: 180, render: (at: string) => formatTime(at) },
   { title: '设备', dataIndex: 'deviceName', width: 160, render: (v: string | null) => v ?? '（已注销）' },
+  {
+    title: '位置（楼宇 / 空间）',
+    dataIndex: 'spacePath',
+    width: 220,
+    render: (v: string | null, r) => v ?? (r.deviceName ? '未分配空间' : '—'),
+  },
   { title: '序列号', dataIndex: 'sn', width: 150 },
   {
     title: '方式',
@@ -72,7 +71,13 @@ const columns: TableProps<OpenLogRecord>['columns'] = [
 
 export default function OpenLogPage() {
   const [form] = Form.useForm<SearchForm>();
-  const paged = usePagedQuery<OpenLogRecord>(['device', 'open-log'], deviceEndpoints.openLogPage);
+  // New door events show within REFRESH_MS while the log is open, on the page and filters shown.
+  const paged = usePagedQuery<OpenLogRecord>(
+    ['device', 'open-log'],
+    deviceEndpoints.openLogPage,
+    {},
+    { refetchInterval: REFRESH_MS },
+  );
   const { query, page, search, reset, turnPage, pagination } = paged;
   useSearchForm(form, paged, (q) => ({
     sn: q.sn,
@@ -83,12 +88,8 @@ export default function OpenLogPage() {
     result: q.result,
     range: dayRangeOf(q.atFrom, q.atTo),
   }));
-  const options = (path: string) => ({
-    queryKey: ['list', path],
-    queryFn: () => api.get<ListOption[]>(path),
-  });
-  const buildings = useQuery(options(`${prefixes.building}/building/list`));
-  const spaces = useQuery(options(resourcePaths(space).list));
+  const buildings = useBuildingOptions();
+  const spaces = useSpaceOptions(Form.useWatch('buildingId', form));
   const onSearch = ({ range, sn, phone, ...rest }: SearchForm) => {
     const { from, to } = dayRangeToIso(range);
     search({ ...rest, sn: sn?.trim(), phone: phone?.trim(), atFrom: from, atTo: to });
@@ -103,15 +104,25 @@ export default function OpenLogPage() {
             <Input allowClear placeholder="序列号开头" />
           </Form.Item>
           <Form.Item name="buildingId" label="楼宇">
-            <Select allowClear placeholder="全部" style={{ width: 180 }} options={buildings.data ?? []} />
+            <Select
+              allowClear
+              placeholder="全部"
+              style={{ width: 180 }}
+              options={buildings.data ?? []}
+              onChange={(id?: number) => {
+                // A space of another building would find nothing: it goes with the building.
+                if (!spaces.fits(form.getFieldValue('spaceId'), id)) form.setFieldValue('spaceId', undefined);
+              }}
+            />
           </Form.Item>
           <Form.Item name="spaceId" label="空间">
             <Select
               allowClear
               showSearch={{ optionFilterProp: 'label' }}
               placeholder="全部"
-              style={{ width: 160 }}
-              options={spaces.data ?? []}
+              style={{ width: 260 }}
+              popupMatchSelectWidth={false}
+              options={spaces.options}
             />
           </Form.Item>
           <Form.Item
@@ -157,8 +168,9 @@ export default function OpenLogPage() {
           size="middle"
           columns={columns}
           dataSource={page.data?.records ?? []}
-          loading={page.isFetching}
-          scroll={{ x: 1100 }}
+          // Not while it refreshes itself: a spinner every few seconds would hide the rows.
+          loading={page.isLoading || page.isPlaceholderData}
+          scroll={{ x: 1320 }}
           pagination={{ ...pagination, onChange: turnPage }}
         />
       </Card>
