@@ -128,11 +128,11 @@ describe.skipIf(!baseUrl)('production example of README.md (needs TEST_DATABASE_
     return { child, output: () => output, exited };
   }
 
-  /** Waits until /api/ready answers 200 (true) or the server exits (false). */
+  /** Waits until /api/ready answers 200 (true) or the server exits (false); at most 400 tries. */
   async function ready(run: Run, port: number): Promise<boolean> {
     let exited = false;
     void run.exited.then(() => (exited = true));
-    while (!exited) {
+    for (let attempt = 0; attempt < 400 && !exited; attempt++) {
       const status = await fetch(`http://127.0.0.1:${port}/api/ready`).then(
         (res) => res.status,
         () => 0,
