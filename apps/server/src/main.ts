@@ -65,7 +65,7 @@ async function main() {
     lines.push(
       link.up
         ? `Door devices: MQTT at ${link.url}${link.mode === 'external' ? ' (MQTT_URL)' : ' (embedded broker, MQTT_PORT)'}`
-        : `Door devices: link down (${link.detail ?? 'not started'}); set MQTT_PORT to a free port or MQTT_URL to a broker`,
+        : `Door devices: link down (${link.detail ?? 'not started'}); ${link.mode === 'external' ? 'check MQTT_URL (the broker keeps being retried)' : 'set MQTT_PORT to a free port or MQTT_URL to a broker'}`,
     );
     if (demoDevices.count)
       lines.push(
