@@ -6,7 +6,7 @@
  *
  * @example export default function MemberOrderPage() { return <OrderPage resource={userCardOrder} />; }
  */
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import {
   App,
@@ -46,6 +46,7 @@ import { ResourcePage } from '../resource/ResourcePage.tsx';
 import { FieldCell, OptionTag } from '../resource/field-input.tsx';
 import { ResourceShow } from '../resource/ResourceShow.tsx';
 import { CreateOrderDrawer, type BookingPrefill } from './CreateOrderDrawer.tsx';
+import { ProductSnapshot } from './ProductSnapshot.tsx';
 import './order.css';
 import { useSubmit } from '../../lib/use-submit.ts';
 
@@ -54,48 +55,6 @@ const timelineColor = (color: string | undefined) => (color === 'default' ? 'gra
 
 export function OrderStatusTag({ status }: { status: string }) {
   return <OptionTag options={orderStatusOptions} value={status} />;
-}
-
-/** Labels of the product snapshot's keys; others are shown under their own name. */
-const snapshotLabels: Record<string, string> = {
-  name: '产品名称',
-  cardType: '卡类型',
-  priceFen: '售价',
-  faceValueFen: '面值',
-  validDays: '有效天数',
-  times: '可用次数',
-  buildingName: '楼宇',
-  seatCode: '工位编号',
-  code: '工位编号',
-  goodsName: '工位商品',
-  seatType: '工位类型',
-  unit: '计价单位',
-  airportCode: '机场三字码',
-  airportCity: '城市',
-  city: '城市',
-  airportName: '机场名称',
-  terminal: '航站楼',
-  loungeName: '贵宾厅名称',
-  supplierSku: '供应商编码',
-  floor: '楼层',
-  capacity: '容纳人数',
-  hourPriceFen: '每小时价格',
-  minBookingMinutes: '最短预订时长',
-  openTime: '开放时间',
-  closeTime: '关闭时间',
-};
-const cardTypeLabels: Record<string, string> = { day: '日卡', month: '月卡', times: '次卡' };
-const unitLabels: Record<string, string> = { day: '按天', month: '按月' };
-
-function snapshotValue(key: string, value: unknown): ReactNode {
-  if (value === null || value === undefined || value === '') return '—';
-  if (key.endsWith('Fen') && typeof value === 'number') return formatYuan(value);
-  if (key === 'cardType') return cardTypeLabels[String(value)] ?? String(value);
-  if (key === 'unit') return unitLabels[String(value)] ?? String(value);
-  if (key === 'validDays') return `${String(value)} 天`;
-  if (key === 'minBookingMinutes') return `${String(value)} 分钟`;
-  if (key === 'capacity') return `${String(value)} 人`;
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /** Asks before a move; cancel and refund also ask why (kept in the timeline and the audit log). */
@@ -341,13 +300,7 @@ function OrderDrawer({
               </Descriptions>
             )}
             {order.cardBookings && <CardBookings bookings={order.cardBookings} />}
-            <Descriptions title="购买时的产品" column={2} bordered size="small">
-              {Object.entries(order.productSnapshot).map(([key, value]) => (
-                <Descriptions.Item key={key} label={snapshotLabels[key] ?? key}>
-                  {snapshotValue(key, value)}
-                </Descriptions.Item>
-              ))}
-            </Descriptions>
+            <ProductSnapshot snapshot={order.productSnapshot} />
             <div>
               <h4 className="order-timeline-title">状态记录</h4>
               {order.events.length === 0 ? (
