@@ -3,9 +3,12 @@
  * topic rules as the embedded broker, behind MQTT_AUTH_TOKEN, absent without it.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { devices } from '../src/db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { deviceEndpoints } from '@cowork/contract';
+import { deviceEnrolments, devices } from '../src/db/schema.ts';
 import { mqttAuthPaths } from '../src/modules/mqtt-auth/routes.ts';
-import { buildTestApp, type TestApp } from './helper.ts';
+import { SimulatedDevice } from '../src/devices/simulator.ts';
+import { buildTestApp, demo, type TestApp, until } from './helper.ts';
 
 const token = 'mqtt-auth-token-for-tests-0123456789abcdef';
 const enrolKey = 'enrol-key-for-mqtt-auth-tests';
@@ -78,6 +81,84 @@ test('authorisation: a device uses only its own topics; an enrolling one may onl
     topic: 'devices/EMQX-1/evt',
   });
   expect(spoofed.result).toBe('deny');
+});
+
+test("the issue's attack: the enrolment key under the console's username is no one, and `#` is not granted to it", async () => {
+  const attack = { clientid: 'cowork', username: 'cowork', password: enrolKey };
+  expect(await result(mqttAuthPaths.authenticate, attack)).toEqual({ result: 'deny', is_superuser: false });
+  expect((await result(mqttAuthPaths.authenticate, { ...attack, clientid: 'cowork-2' })).result).toBe('deny');
+  const everything = { clientid: 'cowork', username: 'cowork', topic: '#', action: 'subscribe' };
+  expect((await result(mqttAuthPaths.authorize, everything)).result).toBe('deny');
+  // A device registered under that name before (it can no longer be) does not log in with its secret.
+  await t.db.insert(devices).values({ sn: 'cowork', name: '旧设备', secret: t.app.devices.box.seal(secret) });
+  try {
+    expect((await result(mqttAuthPaths.authenticate, { ...attack, password: secret })).result).toBe('deny');
+  } finally {
+    await t.db.delete(devices).where(eq(devices.sn, 'cowork'));
+  }
+  // The console itself, with its password and its own client id, still may.
+  expect(
+    await result(mqttAuthPaths.authenticate, {
+      ...attack,
+      clientid: 'cowork-server.a.3000',
+      password: 'server-pass',
+    }),
+  ).toEqual({ result: 'allow', is_superuser: true });
+  expect(
+    (await result(mqttAuthPaths.authorize, { ...everything, clientid: 'cowork-server.a.3000' })).result,
+  ).toBe('allow');
+});
+
+test("no device may be registered under the console's username: 400 naming the field, nothing written", async () => {
+  await t.db.insert(deviceEnrolments).values({ sn: 'cowork', model: 'SIM-100' });
+  const headers = await t.auth(...demo.admin);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: deviceEndpoints.register,
+    headers,
+    payload: { sn: 'cowork', name: '冒充控制台', spaceId: null },
+  });
+  expect(res.statusCode, res.body).toBe(400);
+  expect(res.json().msg).toContain('设备序列号“cowork”');
+  expect(await t.db.select().from(devices).where(eq(devices.sn, 'cowork'))).toEqual([]);
+  await t.db.delete(deviceEnrolments).where(eq(deviceEnrolments.sn, 'cowork'));
+});
+
+/** The local Mosquitto (anonymous, it checks no one): the console alone must ignore the name. */
+const mosquitto = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+
+test("a hello signed with the enrolment key under the console's username is not listed as waiting", async () => {
+  const url = new URL(mosquitto);
+  url.username = 'cowork-v11-console';
+  url.password = 'console-pass';
+  const app = await buildTestApp({
+    demoRows: false,
+    config: {
+      deviceEnrolKey: enrolKey,
+      mqttUrl: url.toString(),
+      mqttClientId: `cowork-server.test.${process.pid}`,
+    },
+  });
+  const devicesStarted: SimulatedDevice[] = [];
+  try {
+    await app.app.ready();
+    const headers = await app.auth(...demo.admin);
+    const waiting = async () =>
+      (await app.app.inject({ method: 'GET', url: deviceEndpoints.unPulledList, headers }))
+        .json<{ data: { sn: string }[] }>()
+        .data.map((d) => d.sn);
+    const control = `CTRL-${process.pid}`;
+    for (const sn of ['cowork-v11-console', control]) {
+      const d = new SimulatedDevice({ url: mosquitto, sn, enrolKey });
+      devicesStarted.push(d);
+      await d.connect();
+    }
+    await until(async () => (await waiting()).includes(control), 'the control device waiting');
+    expect(await waiting()).not.toContain('cowork-v11-console');
+  } finally {
+    await Promise.all(devicesStarted.map((d) => d.close().catch(() => undefined)));
+    await app.close();
+  }
 });
 
 test('without MQTT_AUTH_TOKEN the endpoints do not exist', async () => {
