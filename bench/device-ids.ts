@@ -12,3 +12,5 @@ export const benchSn = (i: number) => `BENCH-${String(i).padStart(5, '0')}`;
 export const benchSecret = (sn: string) =>
   createHmac('sha256', BENCH_DEVICE_KEY).update(sn).digest('base64url');
 export const SYNC_SET_SIZE = 1_000;
+/** The enrolment key of device-child.ts's server. */
+export const CHILD_ENROL_KEY = 'cowork-child-enrol-key-0123456789';

@@ -10,24 +10,58 @@ import { DEVELOPMENT_ENROL_KEY } from '../config.ts';
 import { SimulatedDevice } from './simulator.ts';
 import { errorOf } from '../lib/unknown.ts';
 
-const { values } = parseArgs({
-  options: {
-    sn: { type: 'string' },
-    url: {
-      type: 'string',
-      default: process.env.MQTT_URL ?? `mqtt://127.0.0.1:${process.env.MQTT_PORT ?? 1883}`,
-    },
-    'enrol-key': { type: 'string', default: process.env.DEVICE_ENROL_KEY ?? DEVELOPMENT_ENROL_KEY },
-    secret: { type: 'string' },
-    model: { type: 'string', default: 'SIM-100' },
-  },
-});
+const usage = `Usage: npm run device -- --sn DEMO-001 [--url mqtt://host:1883] [--enrol-key KEY | --secret SECRET] [--model SIM-100]
 
+A door device in the terminal (docs/devices.md). Without --secret it says hello with the enrolment
+key and waits to be registered on 设备管理 → 待注册; with the secret shown there it connects as that
+device, acks every command, and sends a door event for each code, card or password typed. Door
+events it could not deliver are kept and sent again after it reconnects.
+
+  --sn SN          serial number: 1–64 of A-Z a-z 0-9 _ -
+  --url URL        the broker (default MQTT_URL, else mqtt://127.0.0.1:MQTT_PORT or 1883)
+  --enrol-key KEY  the fleet enrolment key (default DEVICE_ENROL_KEY, else the development key)
+  --secret SECRET  the device secret shown once at registration
+  --model MODEL    the model it reports in hello (default SIM-100)
+  -h, --help       this text`;
+
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      sn: { type: 'string' },
+      url: {
+        type: 'string',
+        default: process.env.MQTT_URL ?? `mqtt://127.0.0.1:${process.env.MQTT_PORT ?? 1883}`,
+      },
+      'enrol-key': { type: 'string', default: process.env.DEVICE_ENROL_KEY ?? DEVELOPMENT_ENROL_KEY },
+      secret: { type: 'string' },
+      model: { type: 'string', default: 'SIM-100' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+} catch (error) {
+  // parseArgs says what is wrong (an unknown option, a missing value) in one sentence.
+  console.error(`${errorOf(error).message}\n\n${usage}`);
+  process.exit(2);
+}
+const { values } = parsed;
+
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
 if (!values.sn || !DEVICE_SN_PATTERN.test(values.sn)) {
   console.error(
-    'Usage: npm run device -- --sn DEMO-001 [--url mqtt://host:1883] [--enrol-key KEY | --secret SECRET]',
+    values.sn
+      ? `The sn "${values.sn}" is not valid: use 1–64 of A-Z a-z 0-9 _ -.\n\n${usage}`
+      : `Say which device this is with --sn.\n\n${usage}`,
   );
-  console.error('The sn is 1–64 of A-Z a-z 0-9 _ -.');
+  process.exit(2);
+}
+try {
+  new URL(values.url!);
+} catch {
+  console.error(`The broker address "${values.url}" is not a URL such as mqtt://127.0.0.1:1883.`);
   process.exit(2);
 }
 
@@ -37,6 +71,7 @@ const device = new SimulatedDevice({
   secret: values.secret,
   enrolKey: values['enrol-key'],
   model: values.model,
+  reconnectMs: 2_000,
 });
 const time = () => new Date().toLocaleTimeString('zh-CN', { hour12: false });
 device.on('command', (c) => console.log(`[${time()}] ← ${c.type} ${JSON.stringify(c.params)}`));

@@ -179,6 +179,8 @@ export async function startDemoDevices(
       url: link.url,
       sn: row.sn,
       secret: app.devices.box.open(row.secret),
+      // As a real door: back by itself after the connection is lost, its kept events sent then.
+      reconnectMs: 2_000,
     });
     try {
       await device.connect();

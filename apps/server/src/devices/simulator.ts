@@ -4,7 +4,12 @@
  * secret (or the enrolment key until registered), says hello, checks every command's signature,
  * clock and id, acks, keeps the access state of the last sync, and judges codes, cards and admin
  * passwords typed at it as a real reader would, sending a `door` event for each.
+ *
+ * Delivery (v1.1): every `door` (and `alarm`) event is kept until the broker acknowledged it (the
+ * latest KEPT_EVENTS of them); after each connect and hello the kept ones go out oldest first, with
+ * their own `id` and `at` and a fresh `ts` and `sig`. With `reconnectMs` it reconnects by itself.
  */
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import mqtt, { type MqttClient } from 'mqtt';
 import { DEVICE_HEARTBEAT_MS, deviceSyncParams, type DeviceAccessState } from '@cowork/contract';
@@ -31,6 +36,8 @@ export interface SimulatorOptions {
   vendor?: string;
   firmware?: string;
   heartbeatMs?: number;
+  /** Reconnect this long after the connection is lost (a real device does); unset: stay off. */
+  reconnectMs?: number;
   /** The protocol it speaks (default 1); "1.1" says so in hello and gets secretBox and PBKDF2. */
   protocol?: DeviceProtocol;
   /** What a device answers to commands: true acks every one; a function may refuse some. */
@@ -42,12 +49,25 @@ export type AccessEntry = DeviceState['access'][number];
 
 type DoorResult = { result: 'success' } | { result: 'denied'; reason: string };
 
+/** Kept events at most (the protocol asks for at least the latest 10 000). */
+export const KEPT_EVENTS = 10_000;
+/** Kept events sent before waiting for their PUBACKs. */
+const SEND_WINDOW = 20;
+
+interface KeptEvent {
+  id: string;
+  type: 'door' | 'alarm';
+  params: Record<string, unknown>;
+}
+
 export class SimulatedDevice extends EventEmitter<{
   command: [Envelope];
   dropped: [string];
   door: [Record<string, unknown>];
   connected: [];
   secret: [string];
+  /** A kept event the broker acknowledged, by id. */
+  delivered: [string];
 }> {
   readonly sn: string;
   secret: string | undefined;
@@ -58,6 +78,11 @@ export class SimulatedDevice extends EventEmitter<{
   private replay = new ReplayGuard();
   private heartbeat: NodeJS.Timeout | undefined;
   private startedAt = Date.now();
+  /** Events not yet acknowledged by the broker, oldest first. */
+  private kept: KeptEvent[] = [];
+  private sending = false;
+  private closing = false;
+  private retry: NodeJS.Timeout | undefined;
 
   constructor(private options: SimulatorOptions) {
     super();
@@ -84,6 +109,7 @@ export class SimulatedDevice extends EventEmitter<{
     });
     this.client = client;
     client.on('message', (topic, payload) => this.onCommand(payload));
+    client.on('close', () => this.lost(client));
     await client.subscribeAsync(topics.cmd(this.sn), { qos: 1 });
     if (this.secret) {
       // An enrolling device may publish nothing but hello.
@@ -105,6 +131,74 @@ export class SimulatedDevice extends EventEmitter<{
       this.heartbeat.unref();
     }
     this.emit('connected');
+    void this.sendKept();
+  }
+
+  /** Events kept until the broker acknowledges them. */
+  get keptEvents(): readonly KeptEvent[] {
+    return this.kept;
+  }
+
+  /** Keeps an event and sends it (with the older ones first) if connected. */
+  async sendEvent(type: KeptEvent['type'], params: Record<string, unknown>): Promise<void> {
+    this.kept.push({ id: randomUUID(), type, params });
+    if (this.kept.length > KEPT_EVENTS) this.kept.splice(0, this.kept.length - KEPT_EVENTS);
+    await this.sendKept();
+  }
+
+  /**
+   * Sends the kept events oldest first, SEND_WINDOW at a time, each signed afresh with its own id;
+   * one leaves the list only once the broker acknowledged it. Stops when the connection goes (the
+   * next connect starts again).
+   */
+  private async sendKept() {
+    if (this.sending) return;
+    this.sending = true;
+    try {
+      while (this.kept.length > 0 && this.client?.connected && this.secret) {
+        const client = this.client;
+        const batch = this.kept.slice(0, SEND_WINDOW);
+        let onClose = () => undefined as void;
+        const lost = new Promise<'lost'>((resolve) => {
+          onClose = () => resolve('lost');
+          client.once('close', onClose);
+        });
+        const sent = await Promise.race([
+          Promise.allSettled(
+            batch.map((e) =>
+              client.publishAsync(
+                topics.evt(this.sn),
+                JSON.stringify(seal(e.type, e.params, this.key, Date.now(), e.id)),
+                { qos: 1 },
+              ),
+            ),
+          ),
+          lost,
+        ]);
+        client.off('close', onClose);
+        if (sent === 'lost') break;
+        const acked = new Set(batch.filter((_, i) => sent[i].status === 'fulfilled'));
+        this.kept = this.kept.filter((e) => !acked.has(e));
+        for (const e of acked) this.emit('delivered', e.id);
+        if (acked.size < batch.length) break;
+      }
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  /** The connection went without close(): reconnect after `reconnectMs`, again until it works. */
+  private lost(client: MqttClient) {
+    if (client !== this.client || this.closing || !this.options.reconnectMs) return;
+    clearInterval(this.heartbeat);
+    this.client = undefined;
+    const again = () => {
+      this.retry = setTimeout(() => {
+        if (this.closing) return;
+        this.connect().catch(again);
+      }, this.options.reconnectMs);
+    };
+    again();
   }
 
   /** Publishes a signed message on the device's evt topic. */
@@ -125,6 +219,8 @@ export class SimulatedDevice extends EventEmitter<{
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.retry);
     clearInterval(this.heartbeat);
     this.heartbeat = undefined;
     const client = this.client;
@@ -219,8 +315,8 @@ export class SimulatedDevice extends EventEmitter<{
       ...(verdict.result === 'denied' ? { reason: verdict.reason } : {}),
       at: Date.now(),
     };
-    await this.send('door', params);
     this.emit('door', params);
+    await this.sendEvent('door', params);
     return verdict;
   }
 
