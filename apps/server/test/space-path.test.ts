@@ -13,6 +13,7 @@ import {
   type DeviceRecord,
   type ListOption,
 } from '@cowork/contract';
+import { deviceSetEndpoints } from '@cowork/contract/resources/device-set';
 import { kreatorDeviceEndpoints, kreatorUserGroup } from '@cowork/contract/resources/kreator';
 import { spaceListPath, type SpaceOption } from '@cowork/contract/resources/space';
 import { deviceOpenLogs, devices, spaces } from '../src/db/schema.ts';
@@ -88,6 +89,22 @@ test('the device list says where each device is and narrows to one building', as
     lastSeenAt: null,
     syncState: 'unsynced',
   });
+});
+
+test('门禁联动 offers a building’s spaces, each with its path', async () => {
+  const [a] = buildingsUsed;
+  const set = await call('POST', deviceSetEndpoints.save, { name: '路径测试联动' });
+  expect(set.statusCode, set.body).toBe(200);
+  const free = await call('GET', deviceSetEndpoints.notHoldSpacePage, {
+    id: String(set.json().data.id),
+    buildingId: String(a.id),
+    name: '大堂闸机',
+    size: '100',
+  });
+  expect(free.statusCode, free.body).toBe(200);
+  const records = free.json().data.records as { id: number; buildingId: number; path: string }[];
+  expect(records.every((r) => r.buildingId === a.id)).toBe(true);
+  expect(records.find((r) => r.id === a.gate)?.path).toBe(`${a.name} / 9F / 大堂闸机`);
 });
 
 test('开门记录 says where each device is', async () => {

@@ -87,6 +87,8 @@ export interface DeviceSetSpaceRecord {
   buildingId: number;
   buildingName: string | null;
   parentName: string | null;
+  /** `楼宇 / 上级空间 / 空间`. */
+  path: string;
   /** The meeting room or venue the space is, if any. */
   stationName: string | null;
 }

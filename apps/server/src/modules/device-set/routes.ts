@@ -38,6 +38,7 @@ import { audit } from '../../lib/audit.ts';
 import { badRequest, conflict, envelope, notFound, ok, pageOf } from '../../lib/http.ts';
 import { toIso } from '../../lib/time.ts';
 import { deviceRecord, deviceRecords, pageParams } from '../device/records.ts';
+import { spacePathsOf } from '../space/paths.ts';
 import { textOf } from '../../lib/unknown.ts';
 import { staffActor } from '../../devices/actors.ts';
 
@@ -60,6 +61,8 @@ const spaceRecord = z.object({
   buildingId: z.number(),
   buildingName: z.string().nullable(),
   parentName: z.string().nullable(),
+  /** `楼宇 / 上级空间 / 空间`: every building has its 大堂闸机. */
+  path: z.string(),
   stationName: z.string().nullable(),
 });
 
@@ -399,9 +402,14 @@ export const deviceSetRoutes: FastifyPluginAsyncZod = async (app) => {
             .offset((q.current - 1) * q.size),
           app.db.select({ total: count() }).from(spaces).where(condition),
         ]);
+        const paths = await spacePathsOf(
+          app.db,
+          rows.map((r) => r.id),
+        );
         return ok({
           records: rows.map(({ officeStation, activityStation, ...r }) => ({
             ...r,
+            path: paths.get(r.id)?.path ?? r.name,
             stationName: officeStation ?? activityStation ?? null,
           })),
           total,

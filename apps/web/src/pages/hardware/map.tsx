@@ -3,6 +3,7 @@
  * (paid bookings of a linked meeting room or venue, membership cards of the building); every
  * change here reaches the devices at once, and each device's 权限同步 column says when it has.
  * The list of sets, a dialog to create or rename one, and a drawer to manage its devices and spaces.
+ * Devices and spaces are named with where they are (楼宇 / 空间) and narrowed to a building chosen.
  */
 import { useState } from 'react';
 import {
@@ -342,10 +343,8 @@ function SetSpaces({ setId, held }: { setId: number; held: boolean }) {
         pagination={{ ...pagination, onChange: turnPage }}
         locale={{ emptyText: held ? '还没有关联空间，请在“可关联空间”中选择' : '没有可关联的空间' }}
         columns={[
-          { title: '空间名称', dataIndex: 'name' },
+          { title: '空间（楼宇 / 上级空间 / 空间）', dataIndex: 'path' },
           { title: '类型', dataIndex: 'kind', render: (k: string) => <Tag>{kindLabel(k)}</Tag> },
-          { title: '楼宇', dataIndex: 'buildingName', render: (v: string | null) => v ?? '—' },
-          { title: '上级空间', dataIndex: 'parentName', render: (v: string | null) => v ?? '—' },
           { title: '关联场地', dataIndex: 'stationName', render: (v: string | null) => v ?? '—' },
           ...(canEdit
             ? [
