@@ -78,12 +78,10 @@ function transform(input: TransformInput) {
  */
 function staffOnly(app: FastifyInstance) {
   return async (request: FastifyRequest) => {
-    try {
-      await userOfToken(app, bearerToken(request) ?? cookieToken(request));
-    } catch (error) {
-      if (error instanceof AppError && error.statusCode === 401) throw new AppError(401, DOCS_SIGN_IN);
-      throw error;
-    }
+    const token = bearerToken(request) ?? cookieToken(request);
+    if (!token) throw new AppError(401, DOCS_SIGN_IN);
+    // An unknown, expired or disabled one answers as on any route (401 / 424, saying which).
+    await userOfToken(app, token);
   };
 }
 
