@@ -214,7 +214,7 @@ describe.each(brokers)('through the %s broker', (kind) => {
       );
     });
 
-    test('管理员密码 and 卡规则: saved (a password as SHA-256 only), synced at once, working at the keypad and reader', async () => {
+    test('管理员密码 and 卡规则: saved (a password as hashes only), synced at once, working at the keypad and reader', async () => {
       const { d, id } = await registered('K');
       const saved = await post(deviceEndpoints.adminPwdSave, {
         id,
@@ -225,9 +225,11 @@ describe.each(brokers)('through the %s broker', (kind) => {
       expect(saved.json().msg).toBe(deviceMessages.listSynced('管理员密码'));
       const { pwdId } = saved.json<{ data: { pwdId: string } }>().data;
       const listed = (await get(deviceEndpoints.adminPwdList, { id })).json<{
-        data: { id: string; sha256: string }[];
+        data: { id: string; sha256: string; needsReentry: boolean }[];
       }>().data;
-      expect(listed).toEqual([{ id: pwdId, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+      expect(listed).toEqual([
+        { id: pwdId, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), needsReentry: false },
+      ]);
       expect(JSON.stringify(listed)).not.toContain('20261125');
       expect((await d.enterPassword('20261125')).result).toBe('success');
       expect(
