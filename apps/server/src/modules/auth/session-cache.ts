@@ -7,20 +7,39 @@
  * - this instance also empties it after each write request it answers, before the answer leaves, so
  *   its own next request never waits for the notification;
  * - a look-up that started before an emptying does not store what it read (a generation count);
- * - while the listening connection is down nothing is cached (every request reads the database),
- *   and entries live at most SESSION_CACHE_TTL_MS besides.
- * PGlite delivers the notification in process; PostgreSQL over a dedicated connection.
+ * - a notification lost with a silently dropped link must not be waited for: the listening
+ *   connection answers a round trip every PROBE_INTERVAL_MS, and the cache is believed only until
+ *   the next answer is due (SESSION_TRUST_BOUND_MS after the last answered probe was sent). An
+ *   answer proves every notification sent before the probe has arrived (one connection, in order);
+ * - while the listening connection is down or late nothing is cached (every request reads the
+ *   database); once it listens again the cache starts empty. Entries live at most
+ *   SESSION_CACHE_TTL_MS besides.
+ * PGlite delivers the notification in process, where no link can be lost; PostgreSQL over a
+ * dedicated connection (`cowork-session-cache` in pg_stat_activity).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Database } from '../../db/client.ts';
+import { errorOf } from '../../lib/unknown.ts';
 import { findSession, type Session } from './tokens.ts';
 
 export const AUTH_CHANNEL = 'auth_changed';
+/** The listening connection's application_name. */
+export const LISTENER_NAME = 'cowork-session-cache';
 const SESSION_CACHE_TTL_MS = 30_000;
 const SESSION_CACHE_MAX = 10_000;
 const RELISTEN_MS = 1_000;
+/** How often the listening connection must answer a round trip, and how long the answer may take. */
+const PROBE_INTERVAL_MS = 2_000;
+const PROBE_TIMEOUT_MS = 1_000;
+/**
+ * The cache's bound: a change is refused at most this long after it was committed, even when its
+ * notification was lost with the link (3 s; heard, it is at once).
+ */
+export const SESSION_TRUST_BOUND_MS = PROBE_INTERVAL_MS + PROBE_TIMEOUT_MS;
+/** A closing link that does not answer its goodbye is cut after this. */
+const CLOSE_GRACE_MS = 500;
 
 export interface SessionCache {
   find(rawToken: string): Promise<Session | undefined>;
@@ -32,71 +51,154 @@ export interface SessionCache {
   stop(): Promise<void>;
 }
 
-export function createSessionCache(db: Database, log: FastifyBaseLogger): SessionCache {
+/** The connection the change notifications arrive on. */
+export interface ChangeLink {
+  /** A round trip: resolves once the database answered. Absent where the link cannot be lost. */
+  probe?: () => Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens a link calling `onChange` for each notification and `onLost` when it breaks by itself. */
+export type OpenLink = (onChange: () => void, onLost: (error?: Error) => void) => Promise<ChangeLink>;
+
+export interface SessionCacheOptions {
+  openLink?: OpenLink;
+  probeIntervalMs?: number;
+  probeTimeoutMs?: number;
+  relistenMs?: number;
+}
+
+/** The link of the application's database: PGlite's in-process listen, or a PostgreSQL connection. */
+function databaseLink(db: Database): OpenLink {
+  const client = (db as unknown as { $client: PGlite | pg.Pool }).$client;
+  return async (onChange, onLost) => {
+    if ('listen' in client && typeof client.listen === 'function') {
+      const unlisten = await client.listen(AUTH_CHANNEL, onChange);
+      return { close: () => unlisten() };
+    }
+    const connection = new pg.Client({
+      ...(client as pg.Pool).options,
+      statement_timeout: undefined,
+      query_timeout: undefined,
+      application_name: LISTENER_NAME,
+      // The operating system notices a vanished peer too, if much later than the probe does.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: PROBE_INTERVAL_MS,
+    });
+    // Graceful when the link answers; a silent one is cut instead of awaited.
+    const close = async () => {
+      const cut = setTimeout(() => connection.connection.stream.destroy(), CLOSE_GRACE_MS);
+      await connection.end().catch(() => undefined);
+      clearTimeout(cut);
+    };
+    connection.on('notification', onChange);
+    connection.on('error', (error) => onLost(error));
+    connection.on('end', () => onLost());
+    try {
+      await connection.connect();
+      await connection.query(`listen ${AUTH_CHANNEL}`);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    return { probe: async () => void (await connection.query('select 1')), close };
+  };
+}
+
+export function createSessionCache(
+  db: Database,
+  log: FastifyBaseLogger,
+  options: SessionCacheOptions = {},
+): SessionCache {
+  const openLink = options.openLink ?? databaseLink(db);
+  const probeInterval = options.probeIntervalMs ?? PROBE_INTERVAL_MS;
+  const probeTimeout = options.probeTimeoutMs ?? PROBE_TIMEOUT_MS;
+  const trustBound = probeInterval + probeTimeout;
   const entries = new Map<string, { session: Session; at: number }>();
   let generation = 0;
-  let listening = false;
+  /** Cached sessions are believed until then: the link has answered recently enough. */
+  let trustedUntil = 0;
   let stopped = false;
-  let listener: pg.Client | undefined;
-  let unlisten: (() => Promise<void>) | undefined;
+  let link: ChangeLink | undefined;
+  let everLost = false;
+  let probing: NodeJS.Timeout | undefined;
   let retry: NodeJS.Timeout | undefined;
 
   const clear = () => {
     generation++;
     entries.clear();
   };
-
-  const client = (db as unknown as { $client: PGlite | pg.Pool }).$client;
+  const trusted = () => Date.now() < trustedUntil;
 
   async function listen() {
     if (stopped) return;
+    const sentAt = Date.now();
+    let opened: ChangeLink | undefined;
     try {
-      if ('listen' in client && typeof client.listen === 'function') {
-        unlisten = await client.listen(AUTH_CHANNEL, clear);
-      } else {
-        const pool = client as pg.Pool;
-        const connection = new pg.Client({
-          ...pool.options,
-          statement_timeout: undefined,
-          query_timeout: undefined,
-          keepAlive: true,
-        });
-        connection.on('notification', clear);
-        // A lost listening connection stops caching until listening again.
-        connection.on('error', (error) => lost(connection, error));
-        connection.on('end', () => lost(connection));
-        await connection.connect();
-        await connection.query(`listen ${AUTH_CHANNEL}`);
-        listener = connection;
-      }
-      clear();
-      listening = true;
+      opened = await openLink(clear, (error) => lost(opened, error));
     } catch (error) {
       log.warn({ err: error }, 'session cache: cannot listen for changes; sessions are read every request');
       schedule();
+      return;
+    }
+    if (stopped) return void (await opened.close());
+    link = opened;
+    // What changed while nobody listened is read afresh.
+    clear();
+    if (opened.probe) {
+      trustedUntil = sentAt + trustBound;
+      const current = opened;
+      // One probe at a time on a link: a late one is already being timed out.
+      let inFlight = false;
+      probing = setInterval(() => {
+        if (inFlight) return;
+        inFlight = true;
+        void probe(current).finally(() => (inFlight = false));
+      }, probeInterval).unref();
+    } else trustedUntil = Infinity;
+    if (everLost) log.info('session cache: listening again; sessions are cached again');
+  }
+
+  async function probe(probed: ChangeLink) {
+    if (link !== probed) return;
+    const sentAt = Date.now();
+    const late = setTimeout(
+      () => lost(probed, new Error(`the listening connection did not answer within ${probeTimeout} ms`)),
+      probeTimeout,
+    ).unref();
+    try {
+      await probed.probe!();
+      if (link === probed) trustedUntil = Math.max(trustedUntil, sentAt + trustBound);
+    } catch (error) {
+      lost(probed, errorOf(error));
+    } finally {
+      clearTimeout(late);
     }
   }
 
-  function lost(connection: pg.Client, error?: Error) {
-    if (listener !== connection) return;
-    listener = undefined;
-    listening = false;
+  /** The link broke or went silent: nothing cached is believed until it listens again. */
+  function lost(broken: ChangeLink | undefined, error?: Error) {
+    if (!broken || link !== broken) return;
+    link = undefined;
+    trustedUntil = 0;
+    everLost = true;
+    clearInterval(probing);
     clear();
-    if (error) log.warn({ err: error }, 'session cache: listening connection lost');
-    void connection.end().catch(() => undefined);
+    log.warn({ err: error }, 'session cache: listening connection lost; sessions are read every request');
+    void broken.close();
     schedule();
   }
 
   function schedule() {
     if (stopped) return;
     clearTimeout(retry);
-    retry = setTimeout(() => void listen(), RELISTEN_MS).unref();
+    retry = setTimeout(() => void listen(), options.relistenMs ?? RELISTEN_MS).unref();
   }
 
   // Keyed by the token itself: it is in this process's memory with every request anyway, and
   // hashing it (as the database keeps it) on every hit cost more than the rest of the look-up.
   function cached(rawToken: string) {
-    if (!listening) return undefined;
+    if (!trusted()) return undefined;
     const hit = entries.get(rawToken);
     return hit && Date.now() - hit.at < SESSION_CACHE_TTL_MS ? hit.session : undefined;
   }
@@ -104,14 +206,14 @@ export function createSessionCache(db: Database, log: FastifyBaseLogger): Sessio
   async function find(rawToken: string) {
     const hit = cached(rawToken);
     if (hit) return hit;
-    if (!listening) return findSession(db, rawToken);
+    if (!trusted()) return findSession(db, rawToken);
     const key = rawToken;
     const now = Date.now();
     const seen = generation;
     const session = await findSession(db, rawToken);
     // Something changed while reading: what was read may already be stale. Unknown tokens are
     // not kept (guessing them must not push real sessions out).
-    if (session && seen === generation && listening) {
+    if (session && seen === generation && trusted()) {
       if (entries.size >= SESSION_CACHE_MAX) entries.delete(entries.keys().next().value!);
       entries.delete(key);
       entries.set(key, { session, at: now });
@@ -126,13 +228,13 @@ export function createSessionCache(db: Database, log: FastifyBaseLogger): Sessio
     start: listen,
     async stop() {
       stopped = true;
-      listening = false;
+      trustedUntil = 0;
       clearTimeout(retry);
+      clearInterval(probing);
       clear();
-      await unlisten?.().catch(() => undefined);
-      const connection = listener;
-      listener = undefined;
-      await connection?.end().catch(() => undefined);
+      const closing = link;
+      link = undefined;
+      await closing?.close().catch(() => undefined);
     },
   };
 }
