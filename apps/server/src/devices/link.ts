@@ -41,7 +41,8 @@ import {
   nextExpiryOf,
   type AccessState,
 } from './access.ts';
-import { startEmbeddedBroker, type Credentials, type EmbeddedBroker } from './broker.ts';
+import { brokerSettingsOf, startEmbeddedBroker, type Credentials, type EmbeddedBroker } from './broker.ts';
+import { createBrokerCheck } from './broker-check.ts';
 import { automaticActor } from './actors.ts';
 import { isConsoleName } from './console-identity.ts';
 import { adminPasswordsFor, protocolOf, type DeviceProtocol } from './secrets-v11.ts';
@@ -126,6 +127,7 @@ export function createDeviceLink({
   const secretKey = loadSecretKey(config.secretKey, config.dataDir);
   const box: SecretBox = secretBox(secretKey.key);
   const replay = new ReplayGuard();
+  const brokerCheck = createBrokerCheck(config, log);
   const waiters = new Map<string, Waiter>();
   /** Last seen per sn, written in one statement every few seconds (heartbeats of many devices). */
   const seen = new Map<string, Date>();
@@ -731,6 +733,7 @@ export function createDeviceLink({
       broker = await startEmbeddedBroker({
         port: config.mqttPort,
         enrolKey: config.deviceEnrolKey,
+        ...brokerSettingsOf(config),
         credentials,
         onRefused: (sn, reason) => {
           if (sn) countDrop(sn, reason);
@@ -869,9 +872,13 @@ export function createDeviceLink({
     secretKeyGenerated: secretKey.generated ? secretKey.file : undefined,
     box,
     status: () => status,
+    /** What the start-up check found on MQTT_URL's broker (broker-check.ts); undefined when embedded. */
+    brokerCheck: brokerCheck.report,
     async start() {
-      if (config.mqttUrl) await startExternal(config.mqttUrl);
-      else await startEmbedded();
+      if (config.mqttUrl) {
+        await brokerCheck.run(config.mqttUrl); // throws in production on a broker that admits anyone
+        await startExternal(config.mqttUrl);
+      } else await startEmbedded();
       const every = (ms: number, task: () => Promise<void>) =>
         timers.push(
           setInterval(
@@ -889,6 +896,7 @@ export function createDeviceLink({
       armExpiry();
     },
     async stop() {
+      brokerCheck.stop();
       timers.forEach(clearInterval);
       timers = [];
       running = false;

@@ -8,6 +8,8 @@
  * - A device publishes only on `devices/{sn}/evt` and `devices/{sn}/status`, and subscribes only to
  *   `devices/{sn}/cmd`; an enrolling device may publish nothing but `hello` (checked on the payload
  *   where the broker has it; the server believes nothing else from it either way).
+ * - Only `status` is kept retained, and its payload is a few bytes (`{"online":true}`): a retained
+ *   message stays in the broker's memory for good, so nothing else may be one.
  */
 import crypto from 'node:crypto';
 import { DEVICE_MAX_PAYLOAD_BYTES, DEVICE_SN_PATTERN } from '@cowork/contract';
@@ -18,6 +20,9 @@ import { propertyOf } from '../lib/unknown.ts';
 export type Credentials = { registered: true; secrets: string[] } | { registered: false };
 
 export type DeviceRole = 'device' | 'enrol';
+
+/** `{"online":false}` is 16 bytes; room for whitespace, never for data. */
+export const STATUS_MAX_PAYLOAD_BYTES = 64;
 
 /** Compares secrets in constant time in their content (their lengths are public). */
 export const equalText = (a: string, b: string) => {
@@ -49,11 +54,15 @@ export function publishRefusal(
 ): 'topic' | 'oversized' | 'enrol-only-hello' | undefined {
   const topic = parseTopic(topicName);
   if (!topic || topic.sn !== sn || topic.kind === 'cmd') return 'topic';
-  if (payload !== undefined && Buffer.byteLength(payload) > DEVICE_MAX_PAYLOAD_BYTES) return 'oversized';
+  const max = topic.kind === 'status' ? STATUS_MAX_PAYLOAD_BYTES : DEVICE_MAX_PAYLOAD_BYTES;
+  if (payload !== undefined && Buffer.byteLength(payload) > max) return 'oversized';
   if (role === 'enrol' && (topic.kind !== 'evt' || (payload !== undefined && !isHello(payload))))
     return 'enrol-only-hello';
   return undefined;
 }
+
+/** Whether a message on this topic may be kept retained: `status` alone (the protocol's one). */
+export const retainAllowed = (topicName: string) => parseTopic(topicName)?.kind === 'status';
 
 /** Whether a device may subscribe to this filter: its own command topic, nothing else. */
 export function subscribeAllowed(sn: string, filter: string): boolean {

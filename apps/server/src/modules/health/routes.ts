@@ -8,8 +8,18 @@ import { envelope, errorEnvelope, failure, ok } from '../../lib/http.ts';
 import { outageMessages } from '../../plugins/errors.ts';
 
 const status = z.object({ status: z.string() });
-/** The process is up; `mqtt` says whether the device link is (a taken MQTT_PORT leaves it down). */
-const health = status.extend({ mqtt: z.enum(['up', 'down']), mqttReason: z.string().optional() });
+/**
+ * The process is up; `mqtt` says whether the device link is (a taken MQTT_PORT leaves it down).
+ * With MQTT_URL, `mqttBroker` is what the start-up check found: `unauthenticated` when clients
+ * without a device's credentials got in, and what they could do (devices/broker-check.ts).
+ */
+const health = status.extend({
+  mqtt: z.enum(['up', 'down']),
+  mqttReason: z.string().optional(),
+  mqttBroker: z
+    .object({ checked: z.boolean(), unauthenticated: z.boolean(), findings: z.array(z.string()) })
+    .optional(),
+});
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -25,10 +35,12 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async () => {
       const link = app.devices.status();
+      const broker = app.devices.brokerCheck();
       return ok({
         status: 'up',
         mqtt: link.up ? 'up' : 'down',
         ...(link.up ? {} : { mqttReason: link.reason }),
+        ...(broker ? { mqttBroker: broker } : {}),
       });
     },
   );
