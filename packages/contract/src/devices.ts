@@ -173,6 +173,8 @@ export interface DeviceRecord {
   lastSeenAt: string | null;
   syncState: DeviceSyncState;
   droppedCount: number;
+  /** The protocol its last hello named ("1.1" gets secretBox and PBKDF2 admin passwords). */
+  protocol: '1' | '1.1';
 }
 
 interface DeviceCommandRecord {
