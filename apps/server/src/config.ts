@@ -81,7 +81,12 @@ const envSchema = z.object({
     .max(65535, 'must be from 0 to 65535')
     .default(1883),
   /** The fleet enrolment key unregistered devices connect with (development default below). */
-  DEVICE_ENROL_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  DEVICE_ENROL_KEY: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    // It is a device's MQTT password, and the embedded broker refuses a CONNECT over 4 KB.
+    .max(1024, 'must be at most 1024 characters')
+    .optional(),
   /** Encrypts secrets at rest (device secrets); unset: generated into DATA_DIR/secret.key. */
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /**

@@ -13,12 +13,7 @@ import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { endpoints } from '@cowork/contract';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import {
-  brokerSettingsOf,
-  MAX_CONNECT_BYTES,
-  startEmbeddedBroker,
-  type EmbeddedBroker,
-} from '../src/devices/broker.ts';
+import { brokerSettingsOf, startEmbeddedBroker, type EmbeddedBroker } from '../src/devices/broker.ts';
 import type { Credentials } from '../src/devices/rules.ts';
 import { topics } from '../src/devices/protocol.ts';
 import { buildTestApp, until, type TestApp } from './helper.ts';
@@ -167,7 +162,32 @@ describe('unfinished and oversized CONNECTs', () => {
     );
     expect(device.connected).toBe(true);
     await device.endAsync();
-    expect(MAX_CONNECT_BYTES).toBeLessThanOrEqual(8192);
+  });
+
+  test('the longest enrolment key the settings take fits in a CONNECT', async () => {
+    expect(() => loadConfig({ DEVICE_ENROL_KEY: 'k'.repeat(1025) })).toThrow(
+      /DEVICE_ENROL_KEY must be at most 1024/,
+    );
+    const longest = loadConfig({ DEVICE_ENROL_KEY: 'k'.repeat(1024) }).deviceEnrolKey;
+    const b = await broker({ enrolKey: longest });
+    const device = await mqtt.connectAsync(
+      `mqtt://127.0.0.1:${b.port}`,
+      {
+        clientId: 'X'.repeat(64),
+        username: 'X'.repeat(64),
+        password: longest,
+        will: {
+          topic: topics.status('X'.repeat(64)),
+          payload: Buffer.from('{"online":false}'),
+          qos: 1,
+          retain: true,
+        },
+        reconnectPeriod: 0,
+      },
+      false,
+    );
+    expect(device.connected).toBe(true);
+    await device.endAsync();
   });
 });
 
