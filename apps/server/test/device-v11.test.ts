@@ -47,7 +47,7 @@ describe('v1.1 secrets: fixed vectors, computed independently (Python cryptograp
     expect(() => openSecretBox(vector, `${oldSecret}x`)).toThrow();
   });
 
-  test('admin passwords: PBKDF2-HMAC-SHA256, 16-byte salt, ≥ 10 000 rounds, 32 bytes; v1 keeps SHA-256', () => {
+  test('admin passwords: PBKDF2-HMAC-SHA256, 16-byte salt, ≥ 10 000 rounds, 32 bytes; v1 keeps SHA-256', async () => {
     const fixed = {
       id: 'P1',
       salt: 'AAECAwQFBgcICQoLDA0ODw',
@@ -57,7 +57,7 @@ describe('v1.1 secrets: fixed vectors, computed independently (Python cryptograp
     expect(adminPasswordAccepts(fixed, '13572468')).toBe(true);
     expect(adminPasswordAccepts(fixed, '13572469')).toBe(false);
 
-    const entry = adminPasswordEntry('P2', '24681357');
+    const entry = await adminPasswordEntry('P2', '24681357');
     expect(Buffer.from(entry.salt, 'base64url')).toHaveLength(16);
     expect(entry.iterations).toBeGreaterThanOrEqual(10_000);
     expect(entry.pbkdf2).toBe(
@@ -65,7 +65,7 @@ describe('v1.1 secrets: fixed vectors, computed independently (Python cryptograp
         'base64url',
       ),
     );
-    expect(adminPasswordEntry('P3', '24681357').salt).not.toBe(entry.salt);
+    expect((await adminPasswordEntry('P3', '24681357')).salt).not.toBe(entry.salt);
     const legacy = { id: 'P0', sha256: entry.sha256 };
     expect(adminPasswordsFor([entry, legacy], '1')).toEqual([
       { id: 'P2', sha256: entry.sha256 },

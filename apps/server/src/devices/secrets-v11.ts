@@ -8,10 +8,12 @@ import {
   createDecipheriv,
   createHash,
   createHmac,
+  pbkdf2,
   pbkdf2Sync,
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
+import { promisify } from 'node:util';
 import type { StoredAdminPassword } from '../db/schema.ts';
 
 export type DeviceProtocol = '1' | '1.1';
@@ -48,20 +50,35 @@ export function openSecretBox(box: string, oldSecret: string): string {
  */
 export const ADMIN_PASSWORD_ITERATIONS = 20_000;
 
-const pbkdf2 = (password: string, salt: string, iterations: number) =>
+const derive = (password: string, salt: string, iterations: number) =>
   pbkdf2Sync(Buffer.from(password, 'utf8'), Buffer.from(salt, 'base64url'), iterations, 32, 'sha256');
 
 const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-/** A password as staff enter it, kept both ways: SHA-256 for v1 devices, salted PBKDF2 for v1.1. */
-export function adminPasswordEntry(id: string, password: string): Required<StoredAdminPassword> {
+const deriveAsync = promisify(pbkdf2);
+
+/**
+ * A password as staff enter it, kept both ways: SHA-256 for v1 devices, salted PBKDF2 for v1.1
+ * (derived off the event loop: the rounds take milliseconds).
+ */
+export async function adminPasswordEntry(
+  id: string,
+  password: string,
+): Promise<Required<StoredAdminPassword>> {
   const salt = randomBytes(16).toString('base64url');
+  const key = await deriveAsync(
+    Buffer.from(password, 'utf8'),
+    Buffer.from(salt, 'base64url'),
+    ADMIN_PASSWORD_ITERATIONS,
+    32,
+    'sha256',
+  );
   return {
     id,
     sha256: sha256Hex(password),
     salt,
     iterations: ADMIN_PASSWORD_ITERATIONS,
-    pbkdf2: pbkdf2(password, salt, ADMIN_PASSWORD_ITERATIONS).toString('base64url'),
+    pbkdf2: key.toString('base64url'),
   };
 }
 
@@ -99,7 +116,7 @@ export function adminPasswordAccepts(
 ): boolean {
   const [expected, given] =
     'pbkdf2' in entry
-      ? [Buffer.from(entry.pbkdf2, 'base64url'), pbkdf2(password, entry.salt, entry.iterations)]
+      ? [Buffer.from(entry.pbkdf2, 'base64url'), derive(password, entry.salt, entry.iterations)]
       : [Buffer.from(entry.sha256, 'hex'), Buffer.from(sha256Hex(password), 'hex')];
   return expected.length === given.length && timingSafeEqual(expected, given);
 }

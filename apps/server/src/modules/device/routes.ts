@@ -616,6 +616,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { password } = request.body;
       const pwdId = `P${randomBytes(3).toString('hex').toUpperCase()}`;
+      const entry = await adminPasswordEntry(pwdId, password);
       const result = await editLists(
         request,
         request.body.id,
@@ -625,7 +626,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
           if (row.adminPasswords.some((p) => samePassword(p, password)))
             throw conflict(deviceMessages.passwordTaken);
           if (row.adminPasswords.length >= MAX_ADMIN_PASSWORDS) throw conflict(deviceMessages.passwordsFull);
-          return { adminPasswords: [...row.adminPasswords, adminPasswordEntry(pwdId, password)] };
+          return { adminPasswords: [...row.adminPasswords, entry] };
         },
         { pwdId },
       );
