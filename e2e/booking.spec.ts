@@ -362,3 +362,67 @@ test('预订日历: a drag across free half hours opens 新建订单 with the ro
     calendar.getByLabel(`${roomName} ${hhmm(start)}–${hhmm(start + 30)} 已预订`, { exact: true }),
   ).toBeVisible();
 });
+
+test.describe('预订日历 on a phone (390 px)', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('one room’s day as a list of half hours: bookings with their order, a tap on a free one opens 新建订单 there', async ({
+    page,
+    request,
+  }) => {
+    const headers = await bearerOf(request, demo.admin);
+    const { buyer, room: station } = await fixtures(request, headers);
+    const { booking, day, start, end } = await bookFreeSlot(request, headers, station, {
+      memberPhone: buyer.phone,
+    });
+    const [buildingName, roomName] = station.label.split(' · ');
+
+    await signIn(page, demo.yunying);
+    await page.goto('/order/meetingRoom');
+    await page.getByText('预订日历').click();
+    const card = page.locator('.ant-card').first();
+    await choose(page, '楼宇', buildingName)(card);
+    const date = page.getByLabel('日期', { exact: true });
+    await date.click();
+    await date.fill(day);
+    await date.press('Enter');
+    await choose(page, '场地', roomName)(card);
+
+    // A list, not the grid of every room's half hours, and nothing to scroll sideways.
+    await expect(page.getByRole('table', { name: '预订日历' })).toHaveCount(0);
+    const list = page.getByRole('list', { name: '预订日历' });
+    const booked = list.getByLabel(`${roomName} ${hhmm(start)}–${hhmm(end)} 已预订`, { exact: true });
+    await expect(booked).toContainText(booking.orderNo);
+    await expect(booked).toContainText(buyer.phone.slice(-4));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // Each legend entry on one line (12 px text: one line is under 24 px high).
+    for (const entry of await page.locator('.booking-calendar-legend span').all()) {
+      expect((await entry.boundingBox())!.height).toBeLessThan(24);
+    }
+    // Every row of the list keeps its time beside its text.
+    for (const row of await list.locator('.booking-calendar-slot').all()) {
+      expect((await row.boundingBox())!.width).toBeLessThanOrEqual(390);
+    }
+    await page.screenshot({ path: test.info().outputPath('booking-calendar-phone.png') });
+    await page.locator('.booking-calendar-legend').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath('booking-calendar-phone-legend.png') });
+
+    // Any free half hour: its label names the room and the time 新建订单 must open with.
+    const free = list.getByRole('button', { name: /空闲$/ }).first();
+    const slot = (await free.getAttribute('aria-label'))!.match(/ (\d\d:\d\d)–/)![1];
+    await free.click();
+    const drawer = page.getByRole('dialog', { name: '新建会议室订单' });
+    await expect(drawer).toBeVisible();
+    await expect(drawer.getByLabel('预订日期', { exact: true })).toHaveValue(day);
+    await expect(drawer).toContainText(station.label);
+    await expect(drawer).toContainText(slot);
+    await drawer.getByRole('button', { name: /取\s*消/ }).click();
+    await expect(drawer).toBeHidden();
+
+    // The week scrolls sideways inside the calendar, not the page.
+    await page.getByText('周', { exact: true }).click();
+    await expect(page.getByRole('table', { name: '预订日历（周）' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: test.info().outputPath('booking-calendar-phone-week.png') });
+  });
+});

@@ -3,10 +3,12 @@
  * cells: busy with the booking's number, closed outside the room's hours, free otherwise), or against
  * the days of a week (how much of each day is booked). A click on a free cell, or a drag across free
  * cells of one room, opens 新建订单 with that room, day and time, so the booking goes through the
- * same rules as any other; a day of the week view opens that day. Loaded only when shown.
+ * same rules as any other; a day of the week view opens that day. On a phone (narrower than antd's
+ * md) the day is one room at a time, its half hours as a list (free ones tap to book), and the week
+ * scrolls sideways under a fixed room column. Loaded only when shown.
  */
 import { useMemo, useRef, useState } from 'react';
-import { Button, Card, DatePicker, Empty, Segmented, Select, Space, Tooltip, Typography } from 'antd';
+import { Button, Card, DatePicker, Empty, Grid, Segmented, Select, Space, Tooltip, Typography } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -32,6 +34,47 @@ const minuteOn = (day: string, iso: string) =>
 /** Today in the business time zone, as the day pickers hold it. */
 const today = () => dayjs(businessDay(new Date()));
 const statusLabel = (status: string) => optionLabel(orderStatusOptions, status);
+/** A room's own name, without its building. */
+const roomName = (room: OrderProductOption) => room.label.split(' · ').pop()!;
+
+/**
+ * The half hours shown for a day (from the earliest opening to the latest closing of the rooms),
+ * and what each is for a room: its booking, closed (outside its hours or past), or free.
+ */
+function daySlots(day: string, rooms: OrderProductOption[], bookings: CalendarBooking[]) {
+  const open = Math.min(...rooms.map((r) => minutesOf(r.openTime ?? '09:00')));
+  const close = Math.max(...rooms.map((r) => minutesOf(r.closeTime ?? '21:00')));
+  const first = Math.floor(open / SLOT_MINUTES) * SLOT_MINUTES;
+  const slots = Array.from(
+    { length: Math.ceil((close - first) / SLOT_MINUTES) },
+    (_, i) => first + i * SLOT_MINUTES,
+  );
+  const now = minuteOn(day, new Date().toISOString());
+  const busyAt = (roomId: number, slot: number) =>
+    bookings.find(
+      (b) =>
+        b.productId === roomId &&
+        minuteOn(day, b.startAt) < slot + SLOT_MINUTES &&
+        minuteOn(day, b.endAt) > slot,
+    );
+  const freeAt = (room: OrderProductOption, slot: number) =>
+    slot >= minutesOf(room.openTime ?? '00:00') &&
+    slot + SLOT_MINUTES <= minutesOf(room.closeTime ?? '23:59') + 1 &&
+    slot + SLOT_MINUTES > now &&
+    !busyAt(room.value, slot);
+  /** The booking 新建订单 opens for a pick from slot `a` to slot `b`: at least the room's shortest. */
+  const pick = (room: OrderProductOption, a: number, b: number): BookingPrefill => {
+    const start = Math.min(a, b);
+    const shortest = room.minBookingMinutes ?? SLOT_MINUTES;
+    const closeAt = minutesOf(room.closeTime ?? '23:59');
+    const end = Math.min(Math.max(Math.max(a, b) + SLOT_MINUTES, start + shortest), closeAt);
+    return { productId: room.value, day, from: hhmm(start), to: hhmm(end) };
+  };
+  return { slots, busyAt, freeAt, pick };
+}
+
+const bookingText = (booking: CalendarBooking) =>
+  `${booking.orderNo} · ${booking.memberPhone} · ${statusLabel(booking.status)} · ${booking.startAt.slice(11, 16)}–${booking.endAt.slice(11, 16)}`;
 
 type View = 'day' | 'week';
 
@@ -43,6 +86,8 @@ export function BookingCalendar({
   onBook: (pick: BookingPrefill) => void;
 }) {
   const paths = orderPaths(resource);
+  // antd's md breakpoint, as the layout's: narrower is a phone.
+  const narrow = Grid.useBreakpoint().md === false;
   const [view, setView] = useState<View>('day');
   const [day, setDay] = useState<Dayjs>(today);
   const rooms = useQuery({
@@ -109,11 +154,17 @@ export function BookingCalendar({
         </Space.Compact>
         <Button onClick={() => setDay(today())}>今天</Button>
         <Typography.Text type="secondary">
-          {view === 'day' ? '点击或拖选空闲时段即可新建预订' : '点击某天查看当天的时段'}
+          {view === 'week'
+            ? '点击某天查看当天的时段'
+            : narrow
+              ? '点击空闲时段即可新建预订'
+              : '点击或拖选空闲时段即可新建预订'}
         </Typography.Text>
       </Space>
       {shown.length === 0 ? (
         <Empty description={rooms.isLoading ? '正在加载…' : '该楼宇没有已发布的场地，请先在产品管理中发布'} />
+      ) : view === 'day' && narrow ? (
+        <DayList day={from} rooms={shown} bookings={bookings.data ?? []} onBook={onBook} />
       ) : view === 'day' ? (
         <DayGrid day={from} rooms={shown} bookings={bookings.data ?? []} onBook={onBook} />
       ) : (
@@ -149,29 +200,9 @@ function DayGrid({
   bookings: CalendarBooking[];
   onBook: (pick: BookingPrefill) => void;
 }) {
-  const open = Math.min(...rooms.map((r) => minutesOf(r.openTime ?? '09:00')));
-  const close = Math.max(...rooms.map((r) => minutesOf(r.closeTime ?? '21:00')));
-  const first = Math.floor(open / SLOT_MINUTES) * SLOT_MINUTES;
-  const slots = Array.from(
-    { length: Math.ceil((close - first) / SLOT_MINUTES) },
-    (_, i) => first + i * SLOT_MINUTES,
-  );
+  const { slots, busyAt, freeAt, pick } = daySlots(day, rooms, bookings);
   const [drag, setDrag] = useState<Drag>();
   const dragRef = useRef<Drag>(undefined);
-  const now = minuteOn(day, new Date().toISOString());
-
-  const busyAt = (roomId: number, slot: number) =>
-    bookings.find(
-      (b) =>
-        b.productId === roomId &&
-        minuteOn(day, b.startAt) < slot + SLOT_MINUTES &&
-        minuteOn(day, b.endAt) > slot,
-    );
-  const freeAt = (room: OrderProductOption, slot: number) =>
-    slot >= minutesOf(room.openTime ?? '00:00') &&
-    slot + SLOT_MINUTES <= minutesOf(room.closeTime ?? '23:59') + 1 &&
-    slot + SLOT_MINUTES > now &&
-    !busyAt(room.value, slot);
 
   const finish = () => {
     const picked = dragRef.current;
@@ -179,14 +210,7 @@ function DayGrid({
     setDrag(undefined);
     if (!picked) return;
     const room = rooms.find((r) => r.value === picked.roomId)!;
-    const start = Math.min(picked.anchor, picked.current);
-    const shortest = room.minBookingMinutes ?? SLOT_MINUTES;
-    const closeAt = minutesOf(room.closeTime ?? '23:59');
-    const end = Math.min(
-      Math.max(Math.max(picked.anchor, picked.current) + SLOT_MINUTES, start + shortest),
-      closeAt,
-    );
-    onBook({ productId: room.value, day, from: hhmm(start), to: hhmm(end) });
+    onBook(pick(room, picked.anchor, picked.current));
   };
   const selected = (roomId: number, slot: number) =>
     drag?.roomId === roomId &&
@@ -210,17 +234,14 @@ function DayGrid({
           {rooms.map((room) => (
             <tr key={room.value}>
               <th className="booking-calendar-room" scope="row">
-                {room.label.split(' · ').pop()}
+                {roomName(room)}
               </th>
               {slots.map((slot) => {
                 const booking = busyAt(room.value, slot);
-                const label = `${room.label.split(' · ').pop()} ${hhmm(slot)}–${hhmm(slot + SLOT_MINUTES)}`;
+                const label = `${roomName(room)} ${hhmm(slot)}–${hhmm(slot + SLOT_MINUTES)}`;
                 if (booking)
                   return (
-                    <Tooltip
-                      key={slot}
-                      title={`${booking.orderNo} · ${booking.memberPhone} · ${statusLabel(booking.status)} · ${booking.startAt.slice(11, 16)}–${booking.endAt.slice(11, 16)}`}
-                    >
+                    <Tooltip key={slot} title={bookingText(booking)}>
                       <td
                         className={`booking-calendar-busy is-${booking.status}`}
                         aria-label={`${label} 已预订`}
@@ -262,20 +283,120 @@ function DayGrid({
           ))}
         </tbody>
       </table>
-      <Space size={16} className="booking-calendar-legend">
-        <span>
-          <i className="booking-calendar-free" /> 空闲
-        </span>
-        <span>
-          <i className="booking-calendar-busy is-paid" /> 已预订
-        </span>
-        <span>
-          <i className="booking-calendar-busy is-pending" /> 待支付
-        </span>
-        <span>
-          <i className="booking-calendar-closed" /> 不开放或已过去
-        </span>
-      </Space>
+      <Legend />
+    </div>
+  );
+}
+
+/** What the colours mean; each entry stays on one line (the row wraps between entries). */
+function Legend() {
+  return (
+    <Space size={[16, 4]} wrap className="booking-calendar-legend">
+      <span>
+        <i className="booking-calendar-free" /> 空闲
+      </span>
+      <span>
+        <i className="booking-calendar-busy is-paid" /> 已预订
+      </span>
+      <span>
+        <i className="booking-calendar-busy is-pending" /> 待支付
+      </span>
+      <span>
+        <i className="booking-calendar-closed" /> 不开放或已过去
+      </span>
+    </Space>
+  );
+}
+
+/** A run of half hours shown as one row: one booking, a stretch that cannot be booked, or a free slot. */
+type Run =
+  | { kind: 'busy'; from: number; to: number; booking: CalendarBooking }
+  | { kind: 'closed'; from: number; to: number }
+  | { kind: 'free'; from: number; to: number };
+
+/**
+ * The day on a phone: a room picker, then the room's half hours top to bottom. A booking's half
+ * hours are one row with its order; free half hours are one row each, a tap opens 新建订单 there.
+ */
+function DayList({
+  day,
+  rooms,
+  bookings,
+  onBook,
+}: {
+  day: string;
+  rooms: OrderProductOption[];
+  bookings: CalendarBooking[];
+  onBook: (pick: BookingPrefill) => void;
+}) {
+  const [chosen, setChosen] = useState<number>();
+  const room = rooms.find((r) => r.value === chosen) ?? rooms[0];
+  const { slots, busyAt, freeAt, pick } = daySlots(day, rooms, bookings);
+  const runs: Run[] = [];
+  for (const slot of slots) {
+    const booking = busyAt(room.value, slot);
+    const kind = booking ? 'busy' : freeAt(room, slot) ? 'free' : 'closed';
+    const last = runs.at(-1);
+    const joins =
+      last?.to === slot &&
+      kind !== 'free' &&
+      last.kind === kind &&
+      (kind === 'closed' || (last.kind === 'busy' && last.booking === booking));
+    if (joins) last.to = slot + SLOT_MINUTES;
+    else if (booking) runs.push({ kind: 'busy', from: slot, to: slot + SLOT_MINUTES, booking });
+    else runs.push({ kind: kind as 'free' | 'closed', from: slot, to: slot + SLOT_MINUTES });
+  }
+  const name = roomName(room);
+  return (
+    <div className="booking-calendar booking-calendar-list">
+      <Select
+        aria-label="场地"
+        style={{ width: '100%', marginBottom: 12 }}
+        value={room.value}
+        onChange={setChosen}
+        options={rooms.map((r) => ({ value: r.value, label: roomName(r) }))}
+      />
+      <ul aria-label="预订日历">
+        {runs.map((run) => {
+          const time = `${hhmm(run.from)}–${hhmm(run.to)}`;
+          if (run.kind === 'free')
+            return (
+              <li key={run.from}>
+                <button
+                  type="button"
+                  className="booking-calendar-slot booking-calendar-free"
+                  aria-label={`${name} ${time} 空闲`}
+                  onClick={() => onBook(pick(room, run.from, run.from))}
+                >
+                  <span className="booking-calendar-time">{time}</span>
+                  <span>空闲，点击预订</span>
+                </button>
+              </li>
+            );
+          if (run.kind === 'closed')
+            return (
+              <li key={run.from} className="booking-calendar-slot booking-calendar-closed">
+                <span className="booking-calendar-time">{time}</span>
+                <span>不开放或已过去</span>
+              </li>
+            );
+          return (
+            <li
+              key={run.from}
+              className={`booking-calendar-slot booking-calendar-busy is-${run.booking.status}`}
+              aria-label={`${name} ${time} 已预订`}
+            >
+              <span className="booking-calendar-time">{time}</span>
+              <span>
+                {statusLabel(run.booking.status)} · {run.booking.memberPhone}
+                <br />
+                {run.booking.orderNo}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      <Legend />
     </div>
   );
 }
@@ -294,7 +415,7 @@ function WeekGrid({
   const weekday = ['周日', '周一', '周二', '周三', '周四', '周五', '周六'];
   return (
     <div className="booking-calendar">
-      <table aria-label="预订日历（周）">
+      <table aria-label="预订日历（周）" className="booking-calendar-week">
         <thead>
           <tr>
             <th className="booking-calendar-room">场地</th>
@@ -309,7 +430,7 @@ function WeekGrid({
             return (
               <tr key={room.value}>
                 <th className="booking-calendar-room" scope="row">
-                  {room.label.split(' · ').pop()}
+                  {roomName(room)}
                 </th>
                 {days.map((d) => {
                   const mine = bookings.filter(
@@ -325,11 +446,7 @@ function WeekGrid({
                   const share = openMinutes > 0 ? Math.min(1, minutes / openMinutes) : 0;
                   return (
                     <td key={d} className="booking-calendar-day">
-                      <button
-                        type="button"
-                        onClick={() => onOpen(d)}
-                        aria-label={`${room.label.split(' · ').pop()} ${d}`}
-                      >
+                      <button type="button" onClick={() => onOpen(d)} aria-label={`${roomName(room)} ${d}`}>
                         <span
                           className="booking-calendar-bar"
                           style={{ width: `${Math.round(share * 100)}%` }}
