@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: each benchmark prints its measurement beside its reference and the ratio.
- * `BENCH_ONLY=devices,api` runs only those (bundle, web, api, export, order-page, devices).
+ * `BENCH_ONLY=devices,api` runs only those (bundle, web, api, export, order-page, devices, delivery).
  */
 import { apiOverhead } from './api.ts';
 import { bundleSizes } from './bundle.ts';
+import { deliveryBench } from './device-delivery.ts';
 import { deviceBench, deviceGoals } from './devices.ts';
 import { exportMemory } from './export.ts';
 import { orderPageBench } from './order-page.ts';
@@ -149,6 +150,23 @@ if (wanted('devices')) {
   );
   console.log(
     `  server RSS   median ${fixed(rss.median, 0)} MB (max ${fixed(rss.max, 0)})   goal ${deviceGoals.rssMb} MB   ratio ${fixed(rss.max / deviceGoals.rssMb, 2)}`,
+  );
+  record(d.results);
+}
+
+if (wanted('delivery')) {
+  const d = await deliveryBench();
+  const [ratio, lost] = d.results;
+  console.log(
+    `\nDoor-event delivery (${d.engine}, a server in its own process): order page p99 while one device floods door events and an enrolment-key holder floods hello`,
+  );
+  for (const [i, quiet] of d.quiet.entries())
+    console.log(
+      `  round ${i + 1}: quiet p99 ${fixed(quiet)} ms   flooded p99 ${fixed(d.flooded[i])} ms   ratio ${fixed(d.flooded[i] / quiet, 2)}`,
+    );
+  console.log(`  ratio min ${ratio.min} / median ${ratio.median} / max ${ratio.max}   goal ≤ 2`);
+  console.log(
+    `  killed (SIGKILL) during a stream of door events from 50 devices: acknowledged ${d.kills.map((k) => k.acked).join(' / ')}, of them not in the open log ${d.kills.map((k) => k.lost).join(' / ')}   goal 0 (max ${lost.max})`,
   );
   record(d.results);
 }

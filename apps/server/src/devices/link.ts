@@ -48,7 +48,7 @@ import { isConsoleName } from './console-identity.ts';
 import { adminPasswordsFor, protocolOf, type DeviceProtocol } from './secrets-v11.ts';
 import { errorOf, propertyOf, textOf } from '../lib/unknown.ts';
 import { dropCounter } from './drops.ts';
-import { DEVICE_RATE, ENROL_RATE, fairRate } from './fair-rate.ts';
+import { DEVICE_RATE, ENROL_RATE, fairRate, HOLD_MS } from './fair-rate.ts';
 import {
   eventAtAccepted,
   isKeptEvent,
@@ -58,6 +58,7 @@ import {
   seal,
   signedWith,
   topics,
+  clockAccepts,
   type Envelope,
 } from './protocol.ts';
 
@@ -236,29 +237,30 @@ export function createDeviceLink({
     if (!device) {
       // Only hello, signed with the enrolment key, is heard from a device not registered.
       if (message.type !== 'hello' || !signedWith(message, config.deviceEnrolKey)) return;
-      if (!enrolRate.take(`sn:${sn}`) || (address !== undefined && !enrolRate.take(`address:${address}`))) {
-        countDrop(sn, 'enrol-rate');
-        throw new Declined(sn);
-      }
+      for (const key of [`sn:${sn}`, ...(address === undefined ? [] : [`address:${address}`])])
+        if (!(await fairTurn(enrolRate, sn, 'enrol-rate', canDecline, key))) {
+          countDrop(sn, 'enrol-rate');
+          return;
+        }
       if (!replay.check(message)) await onEnrolHello(sn, message);
       return;
     }
     if (!device.secrets.some((secret) => signedWith(message, secret))) return countDrop(sn, 'bad-signature');
-    const fair = deviceRate.take(sn);
-    if (!fair && (canDecline || message.type !== 'door')) {
+    // On an external broker a door event beyond the rate is still written (see `received`).
+    if (!(await fairTurn(deviceRate, sn, 'rate', canDecline)) && message.type !== 'door') {
       countDrop(sn, 'rate');
-      if (canDecline) throw new Declined(sn);
       return;
     }
-    heardSigned(sn);
     // Kept events may come late and again: their id dedups them in the database, `at` is checked.
     if (isKeptEvent(message.type)) {
+      // Only a fresh one says the device is there now (a late one was kept, or queued by a broker).
+      if (clockAccepts(message)) heard(sn);
       if (message.type === 'door') return onDoor(device.id, device.name, sn, message);
       return countDrop(sn, 'malformed'); // alarms are not logged by this server yet
     }
     const stale = replay.check(message);
     if (stale) return countDrop(sn, stale);
-    seen.set(sn, new Date());
+    heard(sn);
 
     switch (message.type) {
       case 'ack':
@@ -274,12 +276,37 @@ export function createDeviceLink({
   }
 
   /**
+   * Waits for the message's turn under the fair rate (embedded broker: held, the PUBACK with it, up
+   * to HOLD_MS, then declined and counted). Where it cannot decline (external broker), answers
+   * false beyond the rate without waiting: holding there would fill the server's session's
+   * in-flight window and stall every device.
+   */
+  async function fairTurn(
+    rate: ReturnType<typeof fairRate>,
+    sn: string,
+    reason: string,
+    canDecline: boolean,
+    key = sn,
+  ): Promise<boolean> {
+    if (!canDecline) return rate.take(key);
+    const wait = rate.reserve(key, HOLD_MS);
+    if (wait === undefined) {
+      countDrop(sn, reason);
+      throw new Declined(sn);
+    }
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    return true;
+  }
+
+  /**
    * When each device last sent a message signed with its secret, and the gap between its last two:
    * its heartbeat interval as it keeps it (the protocol's 30 s until two were seen).
    */
   const signedAt = new Map<string, { at: number; every: number }>();
   const offlineChecks = new Map<string, NodeJS.Timeout>();
-  function heardSigned(sn: string) {
+  /** A fresh message signed with the device's secret: last seen, and its heartbeat interval. */
+  function heard(sn: string) {
+    seen.set(sn, new Date());
     const now = Date.now();
     const last = signedAt.get(sn);
     const gap = last ? now - last.at : DEVICE_HEARTBEAT_MS;

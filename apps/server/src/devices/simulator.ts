@@ -110,6 +110,8 @@ export class SimulatedDevice extends EventEmitter<{
     this.client = client;
     client.on('message', (topic, payload) => this.onCommand(payload));
     client.on('close', () => this.lost(client));
+    // A lost connection shows as 'close' (and reconnects with reconnectMs); its error is not news.
+    client.on('error', () => undefined);
     await client.subscribeAsync(topics.cmd(this.sn), { qos: 1 });
     if (this.secret) {
       // An enrolling device may publish nothing but hello.
