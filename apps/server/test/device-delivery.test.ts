@@ -134,6 +134,28 @@ describe('the embedded broker', () => {
     sameIds(ids, delivered);
   });
 
+  test('an event that cannot be written is not acknowledged; the device keeps it and it is logged once the database is back', async () => {
+    const app = apps[0] ?? (await startApp({}));
+    const sn = `DLV-D-${run}`;
+    await register(app, sn);
+    const d = simulator(app.devices.status().url!, sn);
+    const delivered = deliveredBy(d);
+    await d.connect();
+    // The open log out of reach: every insert fails, as with the database down.
+    await handle.db.execute('alter table device_open_logs rename to device_open_logs_away');
+    try {
+      await d.swipeCard('DOWN0001');
+      // Refused unacknowledged: the connection is closed, the event still kept by the device.
+      await until(() => !d.connected || d.keptEvents.length === 1, 'the write failing');
+      expect(delivered).toEqual([]);
+      expect(d.keptEvents).toHaveLength(1);
+    } finally {
+      await handle.db.execute('alter table device_open_logs_away rename to device_open_logs');
+    }
+    await until(() => delivered.length === 1, 'delivered once the database is back', 15_000);
+    expect(await logged(sn)).toEqual(delivered);
+  });
+
   test('a door event sent again (same id, fresh ts) is acknowledged and changes nothing; one queued for hours is logged; a heartbeat that old is stale', async () => {
     const app = apps[0] ?? (await startApp({}));
     const sn = `DLV-R-${run}`;
