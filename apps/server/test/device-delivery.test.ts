@@ -270,11 +270,14 @@ describe('the embedded broker', () => {
     ]);
     await until(() => !hello.connected, 'the enrolling flood cut off');
     await hello.endAsync(true);
-    const waiting = await handle.db
-      .select({ sn: deviceEnrolments.sn })
-      .from(deviceEnrolments)
-      .where(inArray(deviceEnrolments.sn, [enrolling]));
-    expect(waiting).toHaveLength(1);
+    const waiting = () =>
+      handle.db
+        .select({ sn: deviceEnrolments.sn })
+        .from(deviceEnrolments)
+        .where(inArray(deviceEnrolments.sn, [enrolling]));
+    expect(
+      await until(async () => (await waiting()).length > 0 && waiting(), 'listed as waiting'),
+    ).toHaveLength(1);
   });
 });
 
