@@ -17,12 +17,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { eq, inArray } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import mqtt from 'mqtt';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp, type App } from '../src/app.ts';
 import type { DbHandle } from '../src/db/client.ts';
 import { deviceEnrolments, deviceOpenLogs, devices } from '../src/db/schema.ts';
+import { dropCounter } from '../src/devices/drops.ts';
 import { seal, topics } from '../src/devices/protocol.ts';
 import { SimulatedDevice } from '../src/devices/simulator.ts';
 import { seedDemo } from '../src/seed/demo.ts';
@@ -279,6 +281,24 @@ describe('the embedded broker', () => {
       await until(async () => (await waiting()).length > 0 && waiting(), 'listed as waiting'),
     ).toHaveLength(1);
   });
+});
+
+test('drops are written in one statement and logged as one line per device, not one per message', async () => {
+  const sn = `DLV-L-${run}`;
+  await handle.db.insert(devices).values({ sn, name: sn, secret: 'unused' });
+  const lines: unknown[] = [];
+  const log = { warn: (...args: unknown[]) => lines.push(args) } as unknown as FastifyBaseLogger;
+  const drops = dropCounter({ db: handle.db, log });
+  for (let i = 0; i < 1_000; i++) drops.count(sn, i % 2 ? 'rate' : 'bad-signature');
+  await drops.flush(true);
+  expect(lines).toEqual([
+    [{ sn, drops: { 'bad-signature': 500, rate: 500 } }, expect.stringContaining('dropped')],
+  ]);
+  const [row] = await handle.db
+    .select({ n: devices.droppedCount, reason: devices.lastDropReason })
+    .from(devices)
+    .where(eq(devices.sn, sn));
+  expect(row).toEqual({ n: 1_000, reason: 'rate' });
 });
 
 describe('an external broker', () => {
