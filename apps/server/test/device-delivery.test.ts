@@ -268,7 +268,7 @@ describe('the embedded broker', () => {
           hello.publishAsync(topics.evt(enrolling), JSON.stringify(seal('hello', { model: 'X' }, enrolKey))),
         ),
       ),
-      new Promise((resolve) => hello.once('close', resolve)),
+      new Promise<void>((resolve) => hello.once('close', () => resolve())),
     ]);
     await until(() => !hello.connected, 'the enrolling flood cut off');
     await hello.endAsync(true);
