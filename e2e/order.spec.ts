@@ -1,6 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { formatYuan, type Page as Paged } from '@cowork/contract';
-import { orderPaths, teamCardOrder, userCardOrder, type OrderRecord } from '@cowork/contract/resources/order';
+import {
+  orderPaths,
+  teamCardOrder,
+  userCardOrder,
+  type OrderDetail,
+  type OrderRecord,
+} from '@cowork/contract/resources/order';
 import { invoice, invoicePaths } from '@cowork/contract/resources/invoice';
 import { bearerOf, demo, signIn } from './helpers';
 
@@ -103,5 +109,41 @@ test.describe('订单管理: 会员卡订单 and 会议卡订单', () => {
     await expect(dialog).toBeHidden();
     await expect(drawer.getByLabel('状态记录')).toContainText('已支付 → 已使用');
     await expect(drawer.getByLabel('状态记录')).toContainText(demo.yunying.nickname);
+  });
+
+  test('会议卡订单详情 → 购买时的产品: a card sold in a 会议卡活动 shows every field under a Chinese label', async ({
+    page,
+    request,
+  }) => {
+    // A demo sale in a 会议卡活动: sold at the activity's price, so with a discount.
+    const headers = await bearerOf(request, demo.yunying);
+    const res = await request.get(`${orderPaths(teamCardOrder).page}?size=100`, { headers });
+    const sold = ((await res.json()).data as Paged<OrderRecord>).records.filter((o) => o.discountFen > 0);
+    let order: OrderDetail | undefined;
+    for (const candidate of sold) {
+      const detail = await request.get(`${orderPaths(teamCardOrder).detail}/${candidate.id}`, { headers });
+      const found = (await detail.json()).data as OrderDetail;
+      if (typeof found.productSnapshot.activityTitle === 'string') {
+        order = found;
+        break;
+      }
+    }
+    expect(order, 'the demo sells meeting cards in a 会议卡活动').toBeTruthy();
+
+    await signIn(page, demo.yunying);
+    await page.goto('/order/meeting');
+    const search = page.locator('form[id="team-card-order-search"]');
+    await search.getByLabel('订单号', { exact: true }).fill(order!.orderNo);
+    await search.getByRole('button', { name: /查\s*询/ }).click();
+    const row = page.getByRole('table').getByRole('row').filter({ hasText: order!.orderNo });
+    await row.getByRole('button', { name: '详情' }).click();
+
+    const drawer = page.getByRole('dialog', { name: '会议卡订单详情' });
+    const product = drawer.locator('.ant-descriptions').filter({ hasText: '购买时的产品' });
+    await expect(product).toContainText('会议卡活动');
+    await expect(product).toContainText(String(order!.productSnapshot.activityTitle));
+    const labels = await product.locator('.ant-descriptions-item-label').allInnerTexts();
+    expect(labels.length).toBeGreaterThan(3);
+    for (const label of labels) expect(label).not.toMatch(/[A-Za-z]/);
   });
 });

@@ -1,4 +1,6 @@
+import ExcelJS from 'exceljs';
 import { expect, test } from '@playwright/test';
+import { IMPORT_HELP_SHEET } from '@cowork/contract';
 import { choose, demo, signIn, workbookFile } from './helpers';
 import { walkCrudScreen } from './resource';
 
@@ -112,6 +114,27 @@ test.describe('工位 as 超级管理员', () => {
     await dialog.getByRole('button', { name: /下载模板/ }).click();
     expect((await download).suggestedFilename()).toBe('导入办公区工位模板.xlsx');
 
+    // The template holds no example row (it is on the 说明 sheet): a filled template imports only
+    // what was typed. Typed as a template downloaded earlier: the example in row 2, skipped.
+    const template = new ExcelJS.Workbook();
+    await template.xlsx.readFile(await (await download).path());
+    const sheet = template.worksheets[0];
+    expect(sheet.actualRowCount).toBe(1);
+    const help = template.getWorksheet(IMPORT_HELP_SHEET)!;
+    const example = HEADERS.map(
+      (header) =>
+        help
+          .getRows(2, HEADERS.length)!
+          .find((r) => r.getCell(1).value === header)!
+          .getCell(4).value,
+    );
+    sheet.addRow(example);
+    sheet.addRow(['氪空间·中关村', '6F', 'E2E-TPL-01', '模板里填的工位', '固定工位', 10, null, '启用', '否']);
+    const filled = `${await (await download).path()}-filled.xlsx`;
+    await template.xlsx.writeFile(filled);
+    await dialog.locator('input[type=file]').setInputFiles(filled);
+    await expect(dialog.getByText('已导入 1 条数据；第 2 行是模板的示例，未导入')).toBeVisible();
+
     const good = await workbookFile('seats-good.xlsx', HEADERS, [
       ['氪空间·中关村', '6F', 'E2E-IMP-01', '导入工位一', '固定工位', null, 1200, '启用', '是'],
       ['氪空间·中关村', '6F', 'E2E-IMP-02', '导入工位二', '灵活工位', 66.5, null, '启用', '否'],
@@ -140,7 +163,11 @@ test.describe('工位 as 超级管理员', () => {
     await expect(
       report.getByRole('row').filter({ hasText: '楼宇名称' }).filter({ hasText: '3' }),
     ).toHaveCount(1);
-    await expect(report.getByRole('row').filter({ hasText: '工位编号已存在' })).toContainText('4');
+    await expect(
+      report.getByRole('row').filter({
+        hasText: '工位编号 E2E-IMP-01 已在「氪空间·中关村」中，请删除这一行后重新导入',
+      }),
+    ).toContainText('4');
     await expect(dialog.getByText(/有 2 行数据有误，未导入任何数据/)).toBeVisible();
     await expect(dialog.getByRole('button', { name: /下载错误报告/ })).toBeVisible();
     await dialog.getByRole('button', { name: 'Close' }).or(dialog.getByLabel('Close')).first().click();
