@@ -205,7 +205,8 @@ test('物理空间: a floor created in the list shows in its building tree, with
   drawer = page.getByRole('dialog', { name: '新建空间' });
   await drawer.getByLabel('空间名称', { exact: true }).fill('15F 闸机');
   await choose(page, '所属楼宇', building)(drawer);
-  await choose(page, '上级空间', '15F')(drawer);
+  // The parent is offered as its path from the building (every building has its floors).
+  await choose(page, '上级空间', `${building} / 15F`)(drawer);
   await choose(page, '空间类型', '出入口')(drawer);
   await drawer.getByRole('button', { name: /保\s*存/ }).click();
   // The drawer closes only once saved; the previous save's toast may still be showing beside this one.
@@ -275,8 +276,17 @@ test('注册 offers the chosen building’s spaces by path; 待注册 is counted
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/hardware/device?sn=${sn}`);
   const phoneRow = page.getByRole('row').filter({ hasText: sn });
-  await expect(phoneRow.getByText('从未连接')).toBeInViewport();
-  await expect(page.getByRole('columnheader', { name: '状态' })).toBeInViewport();
+  const state = phoneRow.getByText('从未连接');
+  await expect(state).toBeInViewport({ ratio: 1 });
+  await expect(page.getByRole('columnheader', { name: '状态' })).toBeInViewport({ ratio: 1 });
+  // Shown, not covered by another column pinned over it.
+  const seen = await state.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left + 2, r.right - 2].every((x) =>
+      el.contains(document.elementFromPoint(x, r.top + r.height / 2)),
+    );
+  });
+  expect(seen).toBe(true);
   await page.screenshot({ path: test.info().outputPath('device-list-390.png') });
 });
 

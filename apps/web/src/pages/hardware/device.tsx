@@ -15,6 +15,7 @@ import {
   Drawer,
   Dropdown,
   Form,
+  Grid,
   Input,
   InputNumber,
   Modal,
@@ -142,6 +143,8 @@ function DeviceList({ onDialog }: { onDialog: (dialog: Dialog) => void }) {
   const queryClient = useQueryClient();
   const canEdit = can([DEVICE_EDIT_PERMISSION]);
   const canRemove = can([DEVICE_REMOVE_PERMISSION]);
+  // A phone's screen is narrower than the actions: pinned right they would cover 状态.
+  const narrow = Grid.useBreakpoint().md === false;
   // Online state and last seen change by themselves: the list follows them.
   const paged = usePagedQuery<DeviceRecord>(
     ['device', 'page'],
@@ -191,7 +194,7 @@ function DeviceList({ onDialog }: { onDialog: (dialog: Dialog) => void }) {
     {
       title: '操作',
       key: 'actions',
-      fixed: 'right',
+      fixed: narrow ? undefined : 'right',
       width: 250,
       render: (_, device) => (
         <Space size={0}>

@@ -1,13 +1,15 @@
 /**
  * 物理空间: a building's tree (building → floor → room / gate, loaded level by level from
  * `sub-space`, with each space's device count) above the list where spaces are created, edited and
- * removed. The tree reloads whenever the list changes.
+ * removed (上级空间 offered as paths, only the chosen building's). The tree reloads whenever the
+ * list changes.
  */
 import { useEffect, useState, type Key } from 'react';
-import { Card, Empty, Select, Space, Tag, Tree, Typography, type TreeDataNode } from 'antd';
+import { Card, Empty, Form, Select, Space, Tag, Tree, Typography, type TreeDataNode } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { prefixes, type ListOption, optionLabel } from '@cowork/contract';
 import { space, spaceKindOptions, spaceSubSpacePath } from '@cowork/contract/resources/space';
+import { useSpaceOptions } from '../../components/hardware/DevicePicker.tsx';
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
 import { ResourcePage } from '../../components/resource/ResourcePage.tsx';
 import { api } from '../../lib/request.ts';
@@ -91,12 +93,38 @@ function SpaceTree() {
   );
 }
 
+/** 上级空间: the spaces of the building chosen in the same form, as `楼宇 / 上级空间 / 空间`. */
+function ParentSpaceSelect(props: {
+  id?: string;
+  value?: number | null;
+  onChange?: (v: number | null) => void;
+}) {
+  const buildingId = Form.useWatch<number | undefined>('buildingId', Form.useFormInstance());
+  const spaces = useSpaceOptions(buildingId);
+  const { value, onChange } = props;
+  // A parent kept from another building would be refused on save: clear it instead.
+  useEffect(() => {
+    if (value && !spaces.fits(value, buildingId)) onChange?.(null);
+  }, [spaces, value, buildingId, onChange]);
+  return (
+    <Select
+      {...props}
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      loading={spaces.loading}
+      disabled={!buildingId}
+      placeholder={buildingId ? '不选则为楼宇下的顶层空间' : '请先选择所属楼宇'}
+      options={spaces.options}
+    />
+  );
+}
+
 export default function SpacePage() {
   return (
     <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
       <LinkBanner />
       <SpaceTree />
-      <ResourcePage resource={space} />
+      <ResourcePage resource={space} inputs={{ parentId: <ParentSpaceSelect /> }} />
     </Space>
   );
 }
