@@ -231,6 +231,10 @@ export function createDeviceLink({
     address: string | undefined,
     canDecline: boolean,
   ): Promise<void> {
+    // The embedded broker let only this sn publish here: its turn is taken before any work (parsing,
+    // the lookup, the signature), so a flood costs the server next to nothing. Elsewhere anyone the
+    // broker lets in could spend a device's turns, so there it is taken once the signature is checked.
+    if (canDecline) await fairTurn(deviceRate, sn, 'rate', true);
     const message = parseEnvelope(payload);
     if (typeof message === 'string') return countDrop(sn, message);
     const device = await secretsOf(sn);
@@ -247,7 +251,7 @@ export function createDeviceLink({
     }
     if (!device.secrets.some((secret) => signedWith(message, secret))) return countDrop(sn, 'bad-signature');
     // On an external broker a door event beyond the rate is still written (see `received`).
-    if (!(await fairTurn(deviceRate, sn, 'rate', canDecline)) && message.type !== 'door') {
+    if (!canDecline && !deviceRate.take(sn) && message.type !== 'door') {
       countDrop(sn, 'rate');
       return;
     }
@@ -335,7 +339,8 @@ export function createDeviceLink({
     const last = signedAt.get(sn);
     const wait = last ? last.at + last.every * 1.5 - Date.now() : 0;
     if (wait > 0) {
-      if (offlineChecks.has(sn)) return; // one check pending per device, however many payloads
+      // One check pending per device, however many payloads: the latest replaces it.
+      clearTimeout(offlineChecks.get(sn));
       const heard = last!.at;
       const timer = setTimeout(() => {
         offlineChecks.delete(sn);
