@@ -315,7 +315,9 @@ describe.each(brokers)('through the %s broker', (kind) => {
       const deep = `{"id":"${randomUUID()}","type":"door","ts":${Date.now()},"params":{"x":${'['.repeat(5000)}${']'.repeat(5000)}},"sig":"${'0'.repeat(64)}"}`;
       await d.publishRaw(deep);
       await until(async () => Number((await pageOf(sn)).droppedCount) === 9, 'nine drops counted');
-      expect((await get(`${deviceEndpoints.detail}/${id}`)).json().data.lastDropReason).toBe('too-deep');
+      // The embedded broker acknowledges each once handled, so they are handled in order.
+      if (!external)
+        expect((await get(`${deviceEndpoints.detail}/${id}`)).json().data.lastDropReason).toBe('too-deep');
       if (!external) {
         // 300 KB: the embedded broker cuts the connection before buffering it.
         // Not awaited: the broker never acknowledges it, it closes the connection.
