@@ -11,6 +11,7 @@ import {
   isProductSnapshotKey,
   productSnapshotLabels,
 } from '@cowork/contract/resources/order-snapshot';
+import { orders } from '../src/db/schema.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 let t: TestApp;
@@ -20,9 +21,9 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 test('every snapshot key of every kind of order has a Chinese label or is hidden', async () => {
-  const { rows } = await t.db.execute<{ kind: string; key: string }>(
-    sql`select distinct kind, jsonb_object_keys(product_snapshot) as key from orders order by kind, key`,
-  );
+  const rows = await t.db
+    .selectDistinct({ kind: orders.kind, key: sql<string>`jsonb_object_keys(${orders.productSnapshot})` })
+    .from(orders);
   // The demo writes every kind, and sells meeting cards in a 会议卡活动.
   expect(new Set(rows.map((r) => r.kind))).toEqual(new Set(orderKindOptions.map((o) => o.value)));
   expect(rows.map((r) => r.key)).toContain('activityTitle');
