@@ -219,7 +219,7 @@ function toFieldValue(column: ImportColumn, raw: ReturnType<typeof cellValue>, l
  * A form's message said for a file: what a form asks to choose or type again is, in a file, a cell
  * to fill in or correct before importing again.
  */
-export const forImport = (message: string) =>
+const forImport = (message: string) =>
   message
     .replace(/请重新(选择|输入)/g, '请改正后重新导入')
     .replace(/后再选择/g, '后重新导入')
