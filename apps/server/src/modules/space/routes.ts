@@ -29,6 +29,7 @@ import {
 import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest, envelope, ok } from '../../lib/http.ts';
 import { describeUsage } from '../../lib/in-use.ts';
+import { spacePaths } from './paths.ts';
 import { staffActor } from '../../devices/actors.ts';
 
 const kindLabel = (kind: SpaceKind) => optionLabel(spaceKindOptions, kind);
@@ -139,8 +140,6 @@ export const spaceRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(crud);
 
   app.get(
-    spaceSubSpacePath,
-  app.get(
     spaceListPath,
     {
       // Options for selects on other screens (as every resource's list): any signed-in staff member.
@@ -159,6 +158,8 @@ export const spaceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.get(
+    spaceSubSpacePath,
     {
       config: { permission: ['hardware:space:view', 'hardware:device:view'] },
       schema: {
