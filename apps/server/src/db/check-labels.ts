@@ -29,6 +29,7 @@ export const checkLabels: Record<string, string> = {
   invoices_kind_check: '发票类型',
   spaces_kind_check: '空间类型',
   devices_status_check: '设备状态',
+  devices_protocol_check: '设备协议版本',
   kreator_user_groups_status_check: '状态',
   kreator_user_groups_valid_check: '有效期',
   banners_window_check: '展示时间',
