@@ -94,6 +94,16 @@ describe('validation', () => {
     expect(res.json()).toEqual({ code: 400, msg: `新密码：${messages.passwordTooShort}`, data: null });
   });
 
+  test('guessed at once (password, only digits): 400 naming the field, the old one still works', async () => {
+    await fresh('Old@Pass1');
+    for (const weak of ['password', '12345678']) {
+      const res = await editPassword(headers, { newPassword: weak, ssoUserId: id });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().msg).toBe(`新密码：${messages.passwordGuessable}`);
+    }
+    await fresh('Old@Pass1');
+  });
+
   test('missing: 400 asking for it', async () => {
     const res = await editPassword(headers, { ssoUserId: id });
     expect(res.statusCode).toBe(400);

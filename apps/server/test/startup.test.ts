@@ -102,7 +102,7 @@ describe('production settings (issue 26, points 3 and 5)', () => {
     }
   });
 
-  test('ADMIN_PASSWORD: the staff length rule, and nothing guessed at once', () => {
+  test('ADMIN_PASSWORD: the staff password rule, and no admin in it', () => {
     for (const weak of ['password', 'Password', '12345678', 'Admin@123', 'my-password-1', 'abcdefghij']) {
       expect(() => loadConfig({ ...production, ADMIN_PASSWORD: weak }), weak).toThrow(
         /ADMIN_PASSWORD is too easy to guess: use 8 to 64 characters mixing/,

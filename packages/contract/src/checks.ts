@@ -27,12 +27,24 @@ export const checkUsername: Check = (v) => (isBlank(v) ? messages.usernameRequir
 export const checkPassword: Check = (v) =>
   v === undefined || v === null || v === '' ? messages.passwordRequired : undefined;
 
-/** Required password; the length bounds apply to new passwords (8 to 64 characters, taken as typed). */
+/**
+ * Whether a new password is too easy to guess: one kind of character only (all digits, all
+ * letters) or `password` in it. The same rule for staff passwords and ADMIN_PASSWORD.
+ */
+export const isGuessablePassword = (value: string) =>
+  [/\p{L}/u, /\p{N}/u, /[^\p{L}\p{N}]/u].filter((kind) => kind.test(value)).length < 2 ||
+  /password/i.test(value);
+
+/**
+ * Required password: 8 to 64 characters (taken as typed), mixing at least two of letters, digits
+ * and symbols, without `password` in it.
+ */
 export const checkNewPassword: Check = (v) => {
   if (isBlank(v)) return messages.passwordRequired;
   const length = [...String(v)].length;
   if (length < PASSWORD_MIN_LENGTH) return messages.passwordTooShort;
   if (length > PASSWORD_MAX_LENGTH) return messages.passwordTooLong;
+  if (isGuessablePassword(String(v))) return messages.passwordGuessable;
   return undefined;
 };
 

@@ -44,6 +44,7 @@ export const messages = {
   passwordRequired: '请输入密码',
   passwordTooShort: '密码至少需要 8 个字符，请重新输入',
   passwordTooLong: '密码最多 64 个字符，请重新输入',
+  passwordGuessable: '密码太容易被猜到，请混用字母、数字和符号中的至少两种，且不要包含 password',
   usernamePlaceholder: '请输入用户名',
   usernameRequired: '请输入用户名!',
   phoneRequired: '请填写手机号',

@@ -10,6 +10,7 @@ import {
   PASSWORD_MIN_LENGTH,
   PHONE_PATTERN,
 } from './constants.ts';
+import { isGuessablePassword } from './checks.ts';
 import { messages } from './messages.ts';
 
 // Messages zod writes itself (a wrong type on a field without its own message) are in Chinese on both
@@ -56,4 +57,5 @@ export const newPasswordSchema = z
   .string({ error: messages.passwordRequired })
   .min(1, messages.passwordRequired)
   .refine((v) => [...v].length >= PASSWORD_MIN_LENGTH, messages.passwordTooShort)
-  .refine((v) => [...v].length <= PASSWORD_MAX_LENGTH, messages.passwordTooLong);
+  .refine((v) => [...v].length <= PASSWORD_MAX_LENGTH, messages.passwordTooLong)
+  .refine((v) => !isGuessablePassword(v), messages.passwordGuessable);

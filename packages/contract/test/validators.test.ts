@@ -40,16 +40,22 @@ describe('new password', () => {
     expect(checkNewPassword(null)).toBe('请输入密码');
   });
   it('needs 8 to 64 characters, counted as typed', () => {
-    expect(checkNewPassword('1234567')).toBe(messages.passwordTooShort);
-    expect(checkNewPassword('12345678')).toBeUndefined();
-    expect(checkNewPassword('a'.repeat(64))).toBeUndefined();
-    expect(checkNewPassword('a'.repeat(65))).toBe(messages.passwordTooLong);
-    // Eight Chinese characters are eight characters, not 24 bytes; spaces are kept.
-    expect(checkNewPassword('共享办公管理后台')).toBeUndefined();
+    expect(checkNewPassword('Pass@12')).toBe(messages.passwordTooShort);
+    expect(checkNewPassword('Pass@123')).toBeUndefined();
+    expect(checkNewPassword('a1'.repeat(32))).toBeUndefined();
+    expect(checkNewPassword('a1'.repeat(32) + 'a')).toBe(messages.passwordTooLong);
+    // Eight characters are eight as typed, not bytes; spaces are kept and count as symbols.
+    expect(checkNewPassword('共享办公管理后台1')).toBeUndefined();
     expect(checkNewPassword(' 1234567')).toBeUndefined();
+  });
+  it('refuses what is guessed at once: one kind of character, or password in it', () => {
+    for (const weak of ['12345678', 'password', 'Password1', 'abcdefgh', '共享办公管理后台', '!@#$%^&*'])
+      expect(checkNewPassword(weak), weak).toBe(messages.passwordGuessable);
+    expect(checkNewPassword('Admin@123')).toBeUndefined();
   });
   it('is the same rule on the server schema', () => {
     expect(newPasswordSchema.safeParse('1234567').error?.issues[0].message).toBe(messages.passwordTooShort);
+    expect(newPasswordSchema.safeParse('password').error?.issues[0].message).toBe(messages.passwordGuessable);
     expect(passwordEdit.safeParse({ newPassword: 'Secret@123', ssoUserId: '3' }).data).toEqual({
       newPassword: 'Secret@123',
       ssoUserId: 3,
