@@ -204,7 +204,7 @@ describe('through the embedded broker', () => {
     for (const { d, id } of [v11, v1]) {
       const res = await post(deviceEndpoints.adminPwdSave, { id, password: '86420135', reason: '物业备用' });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().data.synced).toBe(true);
+      expect(res.json().data.synced, res.body).toBe(true);
       expect(await d.enterPassword('86420135')).toEqual({ result: 'success' });
       expect((await d.enterPassword('86420136')).result).toBe('denied');
     }

@@ -431,7 +431,9 @@ export function createDeviceLink({
     },
   );
   /** The syncs after the hellos of one turn, sent as one batch. */
-  const syncAfterHello = batchWriter((deviceIds: number[]) => syncDevices(deviceIds, automaticActor, true));
+  const syncAfterHello = batchWriter(async (deviceIds: number[]) => {
+    await syncDevices(deviceIds, automaticActor, true);
+  });
 
   async function onHello(deviceId: number, sn: string, message: Envelope) {
     const p = message.params;
@@ -586,9 +588,14 @@ export function createDeviceLink({
    * batch guarded by the hash, so of several instances reacting to one change only one sends it.
    * Offline devices get it at their next hello; the sync state shows 未同步 meanwhile.
    */
-  async function syncDevices(deviceIds: readonly number[], actor: CommandActor, force = false) {
+  /** Answers the ids of the devices that acked the state sent now. */
+  async function syncDevices(
+    deviceIds: readonly number[],
+    actor: CommandActor,
+    force = false,
+  ): Promise<number[]> {
     const ids = [...new Set(deviceIds)];
-    if (ids.length === 0) return;
+    if (ids.length === 0) return [];
     const now = Date.now();
     const rows = await db
       .select({
@@ -611,7 +618,7 @@ export function createDeviceLink({
         return [r.id, state];
       }),
     );
-    if (states.size === 0) return;
+    if (states.size === 0) return [];
     const values = sql.join(
       [...states].map(([id, state]) => {
         const next = nextExpiryOf(state, now);
@@ -645,12 +652,14 @@ export function createDeviceLink({
           const id = Number(row.id);
           await command({ ...row, id }, 'sync', { now: Date.now(), ...states.get(id)! }, actor);
           await recordAcked({ id, version: Number(row.access_version) });
+          return id;
         }),
     );
     // One device's failure is the caller's to report; in a batch each is logged and shows as 未同步.
     const failed = sent.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (ids.length === 1 && failed.length) throw failed[0].reason;
     for (const f of failed) log.warn({ err: f.reason }, 'sync failed');
+    return sent.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   }
 
   const syncDevice = (deviceId: number, actor: CommandActor, force = false) =>

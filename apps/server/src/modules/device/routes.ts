@@ -551,9 +551,12 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       return row;
     });
     try {
-      await link.syncDevice(device.id, actorOf(request, reasonText));
+      const acked = await link.syncDevice(device.id, actorOf(request, reasonText));
       const [after] = await app.db.select().from(devices).where(eq(devices.id, id));
-      const synced = after.status === 'online' && after.ackedVersion >= after.accessVersion;
+      // Acked now; or nothing to send and it holds the latest (a sync started meanwhile, e.g.
+      // after its hello, may have moved the version on: this change reached it all the same).
+      const synced =
+        acked.includes(device.id) || (after.status === 'online' && after.ackedVersion >= after.accessVersion);
       return { synced, pending: synced ? null : '设备离线', what };
     } catch (error) {
       return { synced: false, pending: error instanceof AppError ? error.message : '同步失败', what };
