@@ -8,20 +8,22 @@
  *   second in all) with the server killed (SIGKILL) mid-stream: events a device got a PUBACK for
  *   that are not in the open log. Must read 0, three rounds.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import mqtt from 'mqtt';
 import pg from 'pg';
 import { orderPaths, userCardOrder } from '@cowork/contract/resources/order';
 import { pgliteHandle } from '../apps/server/src/db/pglite.ts';
-import { seal, topics } from '../apps/server/src/devices/protocol.ts';
 import { SimulatedDevice } from '../apps/server/src/devices/simulator.ts';
 import { startChild } from './device-child-process.ts';
 import { benchSecret, CHILD_ENROL_KEY } from './device-ids.ts';
 import { summarise, type BenchResult } from './results.ts';
 import { signInAdmin, throwAwayDatabase } from './server.ts';
+
+const flooderScript = fileURLToPath(new URL('./device-flooder.ts', import.meta.url));
 
 const ROUNDS = 3;
 const REQUESTS = 200;
@@ -47,39 +49,27 @@ async function p99Of(url: string, headers: Record<string, string>) {
   return percentile(times, 99);
 }
 
-/**
- * Publishes signed messages as fast as the broker takes them, 100 in flight, reconnecting whenever
- * the server declines (closes the connection); answers how many were acknowledged.
- */
-function flooder(mqttUrl: string, sn: string, password: string, message: () => string) {
-  let running = true;
-  let acked = 0;
-  const done = (async () => {
-    while (running) {
-      const client = await mqtt
-        .connectAsync(mqttUrl, { clientId: sn, username: sn, password, reconnectPeriod: 0 })
-        .catch(() => undefined);
-      if (!client) {
-        await sleep(100);
-        continue;
-      }
-      client.on('error', () => undefined);
-      const closed = new Promise<'closed'>((resolve) => client.once('close', () => resolve('closed')));
-      while (running && client.connected) {
-        const batch = Array.from({ length: 100 }, () =>
-          client.publishAsync(topics.evt(sn), message(), { qos: 1 }).then(() => acked++),
-        );
-        if ((await Promise.race([Promise.allSettled(batch), closed])) === 'closed') break;
-      }
-      await client.endAsync(true);
-      await sleep(100);
-    }
-  })();
+/** Starts bench/device-flooder.ts; `stop` ends it and answers how many were acknowledged. */
+function flooder(mqttUrl: string, sn: string, password: string, kind: 'door' | 'hello') {
+  const child = spawn(process.execPath, ['--import', 'tsx', flooderScript], {
+    env: { ...process.env, FLOOD_URL: mqttUrl, FLOOD_SN: sn, FLOOD_PASSWORD: password, FLOOD_KIND: kind },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let printed = '';
+  const flooding = new Promise<void>((resolve) =>
+    child.stdout!.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      if (printed.startsWith('flooding')) resolve();
+    }),
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
+    /** Once the flooder is connected and sending. */
+    flooding,
     async stop() {
-      running = false;
-      await done;
-      return acked;
+      child.kill('SIGTERM');
+      await exited;
+      return Number(printed.replace('flooding', '').trim()) || 0;
     },
   };
 }
@@ -100,19 +90,10 @@ async function flood(): Promise<{ quiet: number[]; flooded: number[]; ratio: Ben
     await p99Of(server.url, headers); // warm-up
     for (let round = 0; round < ROUNDS; round++) {
       quiet.push(await p99Of(server.url, headers));
-      const doors = flooder(server.mqttUrl, FLOOD_SN, secret, () =>
-        JSON.stringify(
-          seal(
-            'door',
-            { method: 'card', credential: '0001', result: 'denied', reason: '卡未授权', at: Date.now() },
-            secret,
-          ),
-        ),
-      );
+      const doors = flooder(server.mqttUrl, FLOOD_SN, secret, 'door');
       const enrolling = `ENROL-${round}`;
-      const hellos = flooder(server.mqttUrl, enrolling, CHILD_ENROL_KEY, () =>
-        JSON.stringify(seal('hello', { model: 'FLOOD' }, CHILD_ENROL_KEY)),
-      );
+      const hellos = flooder(server.mqttUrl, enrolling, CHILD_ENROL_KEY, 'hello');
+      await Promise.race([Promise.all([doors.flooding, hellos.flooding]), sleep(10_000)]);
       await sleep(500); // the floods under way
       flooded.push(await p99Of(server.url, headers));
       const [doorAcks, helloAcks] = await Promise.all([doors.stop(), hellos.stop()]);
