@@ -189,17 +189,15 @@ interface Drag {
   current: number;
 }
 
-function DayGrid({
-  day,
-  rooms,
-  bookings,
-  onBook,
-}: {
+/** What both day views (the grid, and the list on a phone) are drawn from. */
+interface DayViewProps {
   day: string;
   rooms: OrderProductOption[];
   bookings: CalendarBooking[];
   onBook: (pick: BookingPrefill) => void;
-}) {
+}
+
+function DayGrid({ day, rooms, bookings, onBook }: DayViewProps) {
   const { slots, busyAt, freeAt, pick } = daySlots(day, rooms, bookings);
   const [drag, setDrag] = useState<Drag>();
   const dragRef = useRef<Drag>(undefined);
@@ -318,17 +316,7 @@ type Run =
  * The day on a phone: a room picker, then the room's half hours top to bottom. A booking's half
  * hours are one row with its order; free half hours are one row each, a tap opens 新建订单 there.
  */
-function DayList({
-  day,
-  rooms,
-  bookings,
-  onBook,
-}: {
-  day: string;
-  rooms: OrderProductOption[];
-  bookings: CalendarBooking[];
-  onBook: (pick: BookingPrefill) => void;
-}) {
+function DayList({ day, rooms, bookings, onBook }: DayViewProps) {
   const [chosen, setChosen] = useState<number>();
   const room = rooms.find((r) => r.value === chosen) ?? rooms[0];
   const { slots, busyAt, freeAt, pick } = daySlots(day, rooms, bookings);
