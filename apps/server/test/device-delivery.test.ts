@@ -12,7 +12,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -32,18 +31,11 @@ import { benchSecret } from '../../../bench/device-ids.ts';
 import { startChild } from '../../../bench/device-child-process.ts';
 import { throwAwayDatabase } from '../../../bench/server.ts';
 import { engine, openTestDatabase, testConfig, until } from './helper.ts';
+import { freePort } from './mosquitto-server.ts';
 
 const run = randomBytes(3).toString('hex');
 const enrolKey = 'delivery-enrol-key-0123456789';
 const secret = 'delivery-device-secret-0123456789abcdef';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 let handle: DbHandle;
 const apps: App[] = [];

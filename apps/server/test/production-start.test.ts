@@ -16,6 +16,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrationsFolder } from '../src/db/client.ts';
 import { secretBox } from '../src/lib/secret-box.ts';
+import { freePort } from './mosquitto-server.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const baseUrl = process.env.TEST_DATABASE_URL;
@@ -40,14 +41,6 @@ function eachStart(): string {
   const at = block.indexOf('# Each start');
   if (at <= 0) throw new Error('the production example has no `# Each start` part');
   return block.slice(at);
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 interface Run {
