@@ -4,13 +4,40 @@ import { defineConfig } from 'vitest/config';
  * One vitest run for every unit and API test. The server's API suite runs on embedded PGlite,
  * and once more on PostgreSQL when TEST_DATABASE_URL is set.
  */
+/**
+ * Files whose subject never reaches the database engine (the broker's socket limits, the body and
+ * upload streams, the spreadsheet parser's bombs, proxy addresses, the device CLI, start-up in
+ * production, which makes its own PostgreSQL database): they run once, on PGlite, and the
+ * PostgreSQL pass spends its time on what does differ between the engines.
+ */
+const engineIndependent = [
+  'apps/server/test/broker-check.test.ts',
+  'apps/server/test/broker-limits.test.ts',
+  'apps/server/test/device-cli.test.ts',
+  'apps/server/test/enumerations.test.ts',
+  'apps/server/test/production-start.test.ts',
+  'apps/server/test/serializer.test.ts',
+  'apps/server/test/security/excel-bomb.test.ts',
+  'apps/server/test/security/proxy.test.ts',
+  'apps/server/test/security/slow-body.test.ts',
+  'apps/server/test/security/upload.test.ts',
+];
+
+/**
+ * The run's id, inherited by every worker: the API suite names the seeded database templates it
+ * shares between test files after it (apps/server/test/helper.ts), and global-setup.ts drops them.
+ */
+process.env.COWORK_TEST_RUN ??= String(Date.now());
+
 const serverProject = (engine: 'pglite' | 'postgres') => ({
   extends: true as const,
   test: {
     name: `api-${engine}`,
     include: ['apps/server/test/**/*.test.ts'],
+    exclude: engine === 'postgres' ? engineIndependent : [],
     environment: 'node',
     env: { TEST_ENGINE: engine },
+    globalSetup: ['apps/server/test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -17,7 +17,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { orderPaths, userCardOrder } from '@cowork/contract/resources/order';
 import { pgliteHandle } from '../apps/server/src/db/pglite.ts';
-import { SimulatedDevice } from '../apps/server/src/devices/simulator.ts';
+import { SimulatedDevice } from '../apps/server/src/device-link/simulator.ts';
 import { startChild } from './device-child-process.ts';
 import { benchSecret, CHILD_ENROL_KEY } from './device-ids.ts';
 import { summarise, type BenchResult } from './results.ts';

@@ -7,7 +7,7 @@
  * slow the bench's HTTP client, whose p99 is the figure.
  */
 import mqtt from 'mqtt';
-import { seal, topics } from '../apps/server/src/devices/protocol.ts';
+import { seal, topics } from '../apps/server/src/device-link/protocol.ts';
 
 const { FLOOD_URL = '', FLOOD_SN = '', FLOOD_PASSWORD = '', FLOOD_KIND = 'door' } = process.env;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

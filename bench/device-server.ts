@@ -4,8 +4,14 @@
  * BENCH_DATABASE_URL is set), BENCH_DEVICES registered devices (secrets derived from their sn by a
  * bench-only key, so the parent can connect them), one 门禁联动 of the first 1 000 holding a floor of
  * a building where a member holds a paid membership card, and the app with its embedded broker on
- * free ports. Prints one JSON line `{url, mqttUrl, setId, spaceId}` when ready; stops on SIGTERM.
+ * free ports. It listens at its PUBLIC_URL (the firmware links devices are sent point back to it)
+ * and keeps its files in a temporary DATA_DIR removed at the stop. Prints one JSON line
+ * `{url, mqttUrl, setId, spaceId}` when ready; stops on SIGTERM.
  */
+import fs from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
@@ -37,16 +43,33 @@ async function openDatabase(): Promise<{ handle: DbHandle; drop: () => Promise<v
   };
 }
 
+/** A port free now: the server must know its own address (PUBLIC_URL) before it listens. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port')),
+      );
+    });
+  });
+
 const count = Number(process.env.BENCH_DEVICES ?? 10_000);
 const { handle, drop } = await openDatabase();
 await handle.migrate();
 process.env.DEMO_ORDERS = '50';
 await seedDemo(handle.db);
 
+const port = await freePort();
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cowork-bench-devices-'));
 const config = {
   ...loadConfig({
     NODE_ENV: 'test',
-    DATA_DIR: '/tmp/cowork-bench-devices',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // Every bench device connects from this one address: the per-address cap must admit them all.
+    MQTT_MAX_CONNECTIONS_PER_ADDRESS: String(count + 100),
     MQTT_PORT: '0',
     SECRET_KEY: 'cowork-bench-secret-key-0123456789abcdef',
     DEMO_DEVICES: '0',
@@ -97,7 +120,7 @@ await handle.db
   .values(ids.slice(0, SYNC_SET_SIZE).map((deviceId) => ({ setId: set.id, deviceId })));
 await handle.db.insert(deviceSetSpaces).values({ setId: set.id, spaceId: floor.id });
 
-const url = await app.listen({ port: 0, host: '127.0.0.1' });
+const url = await app.listen({ port, host: '127.0.0.1' });
 process.stdout.write(
   `${JSON.stringify({ url, mqttUrl: app.devices.status().url, setId: set.id, spaceId: floor.id })}\n`,
 );
@@ -107,6 +130,7 @@ process.once('SIGTERM', () => {
     await app.close();
     await handle.close();
     await drop();
+    await fs.rm(dataDir, { recursive: true, force: true });
     process.exit(0);
   })();
 });

@@ -22,7 +22,7 @@ import {
   type TokenResponse,
 } from '@cowork/contract';
 import { deviceSetEndpoints } from '@cowork/contract/resources/device-set';
-import { SimulatedDevice } from '../apps/server/src/devices/simulator.ts';
+import { SimulatedDevice } from '../apps/server/src/device-link/simulator.ts';
 import { benchSecret, benchSn, SYNC_SET_SIZE } from './device-ids.ts';
 import { summarise, type BenchResult } from './results.ts';
 
@@ -33,16 +33,16 @@ const CONNECTING_AT_ONCE = Number(process.env.BENCH_CONNECTING ?? 200);
 export const deviceGoals = { openP99Ms: 100, sync1000Ms: 2_000, rssMb: 1_024 };
 
 const fixedSeconds = (since: number) => ((performance.now() - since) / 1000).toFixed(0);
-const percentile = (values: number[], p: number) => {
+export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
-const rssMbOf = (pid: number) => {
+export const rssMbOf = (pid: number) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
   return line ? Number(line[1]) / 1024 : NaN;
 };
 
-async function until(probe: () => boolean | Promise<boolean>, what: string, ms: number, everyMs = 10) {
+export async function until(probe: () => boolean | Promise<boolean>, what: string, ms: number, everyMs = 10) {
   const deadline = Date.now() + ms;
   while (!(await probe())) {
     if (Date.now() > deadline) throw new Error(`device bench: timed out waiting for ${what}`);
@@ -50,9 +50,10 @@ async function until(probe: () => boolean | Promise<boolean>, what: string, ms: 
   }
 }
 
-export async function deviceBench() {
+/** Starts bench/device-server.ts with `count` devices and answers its addresses once it printed them. */
+export async function startDeviceServer(count: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/device-server.ts'], {
-    env: { ...process.env, BENCH_DEVICES: String(COUNT) },
+    env: { ...process.env, BENCH_DEVICES: String(count) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const ready = await new Promise<{ url: string; mqttUrl: string; setId: number; spaceId: number }>(
@@ -61,6 +62,30 @@ export async function deviceBench() {
       createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
     },
   );
+  return { child, ready };
+}
+
+/**
+ * Connects `count` devices, `CONNECTING_AT_ONCE` at a time, each made by `make` from its number
+ * (1…), into `devices` as they connect (so that a failure midway still closes those connected).
+ */
+export async function connectDevices(
+  devices: SimulatedDevice[],
+  count: number,
+  make: (i: number) => SimulatedDevice,
+) {
+  const started = performance.now();
+  for (let i = 1; i <= count; i += CONNECTING_AT_ONCE) {
+    const batch = Array.from({ length: Math.min(CONNECTING_AT_ONCE, count - i + 1) }, (_, k) => make(i + k));
+    await Promise.all(batch.map((d) => d.connect()));
+    devices.push(...batch);
+    if (devices.length % 1000 < CONNECTING_AT_ONCE)
+      console.error(`  … ${devices.length} devices connected (${fixedSeconds(started)} s)`);
+  }
+}
+
+export async function deviceBench() {
+  const { child, ready } = await startDeviceServer(COUNT);
   const devices: SimulatedDevice[] = [];
   try {
     const token = (await (
@@ -80,21 +105,11 @@ export async function deviceBench() {
 
     // Connect every device, a few hundred at a time, and wait for each one's first sync.
     const started = performance.now();
-    for (let i = 1; i <= COUNT; i += CONNECTING_AT_ONCE) {
-      const batch = Array.from(
-        { length: Math.min(CONNECTING_AT_ONCE, COUNT - i + 1) },
-        (_, k) =>
-          new SimulatedDevice({
-            url: ready.mqttUrl,
-            sn: benchSn(i + k),
-            secret: benchSecret(benchSn(i + k)),
-          }),
-      );
-      await Promise.all(batch.map((d) => d.connect()));
-      devices.push(...batch);
-      if (devices.length % 1000 < CONNECTING_AT_ONCE)
-        console.error(`  … ${devices.length} devices connected (${fixedSeconds(started)} s)`);
-    }
+    await connectDevices(
+      devices,
+      COUNT,
+      (i) => new SimulatedDevice({ url: ready.mqttUrl, sn: benchSn(i), secret: benchSecret(benchSn(i)) }),
+    );
     await until(() => devices.every((d) => syncs(d) > 0), 'every device synced after its hello', 15 * 60_000);
     const connectSeconds = (performance.now() - started) / 1000;
     const rss = [rssMbOf(child.pid!)];

@@ -1,11 +1,13 @@
 /**
  * `npm run bench`: each benchmark prints its measurement beside its reference and the ratio.
- * `BENCH_ONLY=devices,api` runs only those (bundle, web, api, export, order-page, devices, delivery).
+ * `BENCH_ONLY=devices,api` runs only those (bundle, web, api, export, order-page, devices, delivery,
+ * door-ops).
  */
 import { apiOverhead } from './api.ts';
 import { bundleSizes } from './bundle.ts';
 import { deliveryBench } from './device-delivery.ts';
 import { deviceBench, deviceGoals } from './devices.ts';
+import { DOOR_DEFAULT_DEVICES, doorGoals, doorOperationsBench } from './door-operations.ts';
 import { exportMemory } from './export.ts';
 import { orderPageBench } from './order-page.ts';
 import { record, summarise } from './results.ts';
@@ -169,4 +171,43 @@ if (wanted('delivery')) {
     `  killed (SIGKILL) during a stream of door events from 50 devices: acknowledged ${d.kills.map((k) => k.acked).join(' / ')}, of them not in the open log ${d.kills.map((k) => k.lost).join(' / ')}   goal 0 (max ${lost.max})`,
   );
   record(d.results);
+}
+
+if (wanted('door-ops')) {
+  const d = await doorOperationsBench();
+  const [mode, storm, stormP99, rolloutTime, rolloutRss] = d.results;
+  const list = (values: number[], digits = 0) => values.map((v) => fixed(v, digits)).join(' / ');
+  console.log(
+    `\n门禁运维: ${d.count} simulated v1.1 devices on one floor (connected and synced in ${fixed(d.connectSeconds, 0)} s)`,
+  );
+  console.log(
+    `  封锁 / 正常 of the floor, ${d.modes.length} changes: space/mode answered after ${list(d.modes.map((m) => m.answeredMs))} ms (applied ${list(d.modes.map((m) => m.applied))}); every device synced in the mode after ${list(d.modes.map((m) => m.ms))} ms`,
+  );
+  console.log(
+    `    median ${fixed(mode.median, 0)} ms (max ${fixed(mode.max, 0)})   goal ${doorGoals.modeMs} ms   ratio ${fixed(mode.median / doorGoals.modeMs, 2)}`,
+  );
+  console.log(
+    `  alarm storm (every device within 1 s): all rows in the log after ${list(d.storms.map((s) => s.ms))} ms (rows ${list(d.storms.map((s) => s.rows))})`,
+  );
+  console.log(
+    `    median ${fixed(storm.median, 0)} ms (max ${fixed(storm.max, 0)})   goal ${doorGoals.alarmStormMs} ms   ratio ${fixed(storm.median / doorGoals.alarmStormMs, 2)}`,
+  );
+  console.log(
+    `    device list p99 during it ${list(
+      d.storms.map((s) => s.p99),
+      1,
+    )} ms (${list(d.storms.map((s) => s.requests))} requests); quiet ${fixed(d.quietP99, 1)} ms   median ${fixed(stormP99.median, 1)} ms`,
+  );
+  console.log(
+    `  firmware rollout (batch 100, 1 MB, uploaded in ${list(d.rollouts.map((r) => r.uploadMs))} ms): over after ${list(
+      d.rollouts.map((r) => r.seconds),
+      1,
+    )} s (${d.rollouts.map((r) => `${r.state}: ${r.done} done, ${r.failed} failed, ${r.updated} devices on it`).join(' / ')})`,
+  );
+  console.log(
+    `    median ${fixed(rolloutTime.median, 1)} s (max ${fixed(rolloutTime.max, 1)})   server peak RSS ${list(d.rollouts.map((r) => r.peakMb))} MB   goal ${doorGoals.rolloutRssMb} MB   ratio ${fixed(rolloutRss.max / doorGoals.rolloutRssMb, 2)}`,
+  );
+  if (d.trial)
+    console.log(`  (a trial of ${d.count} devices, not ${DOOR_DEFAULT_DEVICES}: printed, not recorded)`);
+  else record(d.results);
 }

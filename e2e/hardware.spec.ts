@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { DEVELOPMENT_ENROL_KEY } from '../apps/server/src/config';
-import { SimulatedDevice } from '../apps/server/src/devices/simulator';
+import { SimulatedDevice } from '../apps/server/src/device-link/simulator';
 import { MQTT_PORT } from '../playwright.config';
 import { bearerOf, choose, demo, signIn } from './helpers';
 import { walkCrudScreen } from './resource';
@@ -129,8 +129,15 @@ test('门禁联动: a set with a demo device holds a space, shows its sync, lets
   await dialog.getByRole('button', { name: /保\s*存/ }).click();
   await expect(dialog.getByText('请填写联动名称')).toBeVisible();
   await dialog.getByLabel('联动名称').fill('E2E 联动');
-  // A device is named with where it is: every demo building has its 大堂闸机.
-  await choose(page, '设备', '氪空间·望京SOHO / 大堂闸机 / 大堂闸机（DEMO-001）')(dialog);
+  // A device is named with where it is: every demo building has its 大堂闸机. Other specs register
+  // devices too, and the picker draws only the options that fit: search by name first, as staff do.
+  await dialog.getByLabel('设备', { exact: true }).fill('大堂闸机');
+  const door = '氪空间·望京SOHO / 大堂闸机 / 大堂闸机（DEMO-001）';
+  await page.locator('.ant-select-dropdown:visible').getByTitle(door, { exact: true }).click();
+  await expect(dialog.locator('.ant-select').filter({ hasText: door })).toBeVisible();
+  // Closed by a click beside it (Escape would close the dialog too).
+  await dialog.getByLabel('联动名称').click();
+  await expect(page.locator('.ant-select-dropdown:visible')).toBeHidden();
   await dialog.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByText('门禁联动已创建，设备正在同步权限')).toBeVisible();
 

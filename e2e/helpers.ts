@@ -6,9 +6,13 @@ import {
   ACCESS_TOKEN_COOKIE,
   ACCESS_TOKEN_RENEW_AT_KEY,
   ACCESS_TOKEN_RENEW_SHARE,
+  deviceEndpoints,
   REFRESH_TOKEN_COOKIE,
 } from '@cowork/contract';
 import ExcelJS from 'exceljs';
+import { DEVELOPMENT_ENROL_KEY } from '../apps/server/src/config';
+import { SimulatedDevice, type SimulatorOptions } from '../apps/server/src/device-link/simulator';
+import { MQTT_PORT } from '../playwright.config';
 
 /** A 1×1 PNG, for upload controls. */
 export const PNG = Buffer.from(
@@ -148,4 +152,54 @@ export async function workbookFile(name: string, headers: string[], rows: unknow
   const file = join(workbookFolder, name);
   await book.xlsx.writeFile(file);
   return file;
+}
+
+/** A door to register: its sn and name, where it stands, and how its simulator behaves (default v1.1). */
+type DoorToRegister = Omit<SimulatorOptions, 'url' | 'secret' | 'enrolKey'> & {
+  name: string;
+  spaceId?: number | null;
+};
+
+/**
+ * Simulated door devices over the console's embedded broker, closed after the spec file's tests:
+ * call it once at the top of a spec file (the `afterAll` belongs to that file).
+ */
+export function simulatedDoors() {
+  const url = `mqtt://127.0.0.1:${MQTT_PORT}`;
+  const opened: SimulatedDevice[] = [];
+  test.afterAll(async () => {
+    await Promise.all(opened.map((d) => d.close().catch(() => undefined)));
+  });
+  const open = async (options: Omit<SimulatorOptions, 'url'>) => {
+    const device = new SimulatedDevice({ ...options, url, protocol: options.protocol ?? '1.1' });
+    opened.push(device);
+    await device.connect();
+    return device;
+  };
+
+  return {
+    /**
+     * A door enrolled, registered through the API with `headers` (an administrator's; the screens
+     * of registering have their own test) and connected with its secret.
+     */
+    async register(request: APIRequestContext, headers: Record<string, string>, door: DoorToRegister) {
+      const { name, spaceId = null, reconnectMs, ...simulator } = door;
+      const enrolling = await open({ ...simulator, enrolKey: DEVELOPMENT_ENROL_KEY });
+      await expect
+        .poll(async () => {
+          const res = await request.get(deviceEndpoints.unPulledList, { headers });
+          return ((await res.json()) as { data: { sn: string }[] }).data.some((d) => d.sn === door.sn);
+        })
+        .toBe(true);
+      const res = await request.post(deviceEndpoints.register, {
+        headers,
+        data: { sn: door.sn, name, spaceId },
+      });
+      expect(res.status(), await res.text()).toBe(200);
+      const { id, secret } = ((await res.json()) as { data: { id: number; secret: string } }).data;
+      await enrolling.close();
+      const device = await open({ ...simulator, secret, reconnectMs });
+      return { id, secret, device };
+    },
+  };
 }

@@ -16,7 +16,7 @@ import {
 import { messages, setBusinessTimeZone } from '@cowork/contract';
 import { fastifyTrustProxy, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { createDeviceLink, type DeviceLink } from './devices/link.ts';
+import { createDeviceLink, type DeviceLink } from './device-link/link.ts';
 import { AppError } from './lib/http.ts';
 import { ownFileExtension } from './lib/module-files.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
@@ -33,7 +33,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
     config: Config;
-    /** The link to door devices (devices/link.ts), started when the app is ready. */
+    /** The link to door devices (device-link/link.ts), started when the app is ready. */
     devices: DeviceLink;
   }
 }

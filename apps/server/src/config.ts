@@ -16,6 +16,7 @@ import {
   ADMIN_CLIENT_SECRET,
   checkNewPassword,
   DEFAULT_BUSINESS_TIME_ZONE,
+  FIRMWARE_MAX_BYTES,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   isTimeZone,
@@ -65,6 +66,14 @@ const envSchema = z.object({
     .max(65535, 'must be from 1 to 65535')
     .default(3000),
   HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
+  /**
+   * Where devices and browsers reach this server (firmware download links): unset, the listen
+   * address, with this machine's first network address in place of a wildcard HOST.
+   */
+  PUBLIC_URL: z
+    .url({ error: 'must be a URL such as https://console.example.com' })
+    .regex(/^https?:\/\//, 'must start with http:// or https://')
+    .optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL')
@@ -193,6 +202,10 @@ export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  /** PUBLIC_URL without a trailing slash, or the listen address (see publicUrlOf). */
+  publicUrl: string;
+  /** The largest firmware file accepted (FIRMWARE_MAX_BYTES; tests shorten it). */
+  firmwareMaxBytes: number;
   databaseUrl: string | undefined;
   databaseConnectTimeoutMs: number;
   databaseQueryTimeoutMs: number;
@@ -335,6 +348,21 @@ function mqttTlsOf(e: z.infer<typeof envSchema>): { tls: Config['mqttTls']; prob
   return { tls: { port: e.MQTT_TLS_PORT, cert, key }, problems };
 }
 
+/**
+ * The address devices are given when PUBLIC_URL is unset: the listen address, or, listening on every
+ * interface, this machine's first external IPv4 address (127.0.0.1 without one).
+ */
+export function publicUrlOf(host: string, port: number): string {
+  let address = host;
+  if (host === '0.0.0.0' || host === '::') {
+    const external = Object.values(os.networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === 'IPv4' && !i.internal);
+    address = external?.address ?? '127.0.0.1';
+  }
+  return `http://${isIP(address) === 6 ? `[${address}]` : address}:${port}`;
+}
+
 /** Printed at start in development, like the demo sign-ins; production must set its own. */
 export const DEVELOPMENT_ENROL_KEY = 'cowork-dev-enrol-key';
 
@@ -398,6 +426,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? publicUrlOf(e.HOST, e.PORT),
+    firmwareMaxBytes: FIRMWARE_MAX_BYTES,
     databaseUrl: e.DATABASE_URL,
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,

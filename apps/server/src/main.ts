@@ -5,7 +5,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type DbHandle } from './db/client.ts';
-import { startDemoDevices } from './devices/demo.ts';
+import { startDemoDevices } from './device-link/demo.ts';
 import { demoSignIns } from './seed/demo.ts';
 import { checkSecretKey, prepareData, StartupError } from './seed/prepare.ts';
 

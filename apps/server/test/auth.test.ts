@@ -9,7 +9,7 @@ import {
   type TokenResponse,
 } from '@cowork/contract';
 import { authTokens, ssoUsers } from '../src/db/schema.ts';
-import { hashToken } from '../src/modules/auth/tokens.ts';
+import { hashToken } from '../src/lib/sessions.ts';
 import { buildApp } from '../src/app.ts';
 import { basicAuth, buildTestApp, demo, expiredAuth, userIdOf, type TestApp } from './helper.ts';
 

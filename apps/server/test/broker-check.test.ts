@@ -14,8 +14,8 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { endpoints } from '@cowork/contract';
 import { ConfigError } from '../src/config.ts';
-import { checkBroker } from '../src/devices/broker-check.ts';
-import { topics } from '../src/devices/protocol.ts';
+import { checkBroker } from '../src/device-link/broker-check.ts';
+import { topics } from '../src/device-link/protocol.ts';
 import { buildTestApp, until } from './helper.ts';
 import { startMosquitto, type MosquittoServer } from './mosquitto-server.ts';
 

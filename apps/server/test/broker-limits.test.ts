@@ -13,9 +13,9 @@ import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { endpoints } from '@cowork/contract';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { brokerSettingsOf, startEmbeddedBroker, type EmbeddedBroker } from '../src/devices/broker.ts';
-import type { Credentials } from '../src/devices/rules.ts';
-import { topics } from '../src/devices/protocol.ts';
+import { brokerSettingsOf, startEmbeddedBroker, type EmbeddedBroker } from '../src/device-link/broker.ts';
+import type { Credentials } from '../src/device-link/rules.ts';
+import { topics } from '../src/device-link/protocol.ts';
 import { buildTestApp, until, type TestApp } from './helper.ts';
 
 const enrolKey = 'test-enrol-key-0123456789';

@@ -579,6 +579,7 @@ describe(`dashboard summary (${engine})`, () => {
       utilisation: null,
       devices: null,
       doorEvents: null,
+      alarms: null,
     });
   });
 });

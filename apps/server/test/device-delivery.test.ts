@@ -23,10 +23,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp, type App } from '../src/app.ts';
 import type { DbHandle } from '../src/db/client.ts';
 import { deviceEnrolments, deviceOpenLogs, devices } from '../src/db/schema.ts';
-import { dropCounter } from '../src/devices/drops.ts';
-import { seal, topics } from '../src/devices/protocol.ts';
-import { SimulatedDevice } from '../src/devices/simulator.ts';
-import { seedDemo } from '../src/seed/demo.ts';
+import { dropCounter } from '../src/device-link/drops.ts';
+import { seal, topics } from '../src/device-link/protocol.ts';
+import { SimulatedDevice } from '../src/device-link/simulator.ts';
 import { benchSecret } from '../../../bench/device-ids.ts';
 import { startChild } from '../../../bench/device-child-process.ts';
 import { throwAwayDatabase } from '../../../bench/server.ts';
@@ -78,23 +77,24 @@ function deliveredBy(d: SimulatedDevice) {
   return ids;
 }
 /**
- * The migrated PGlite dump helper.ts keeps in the temp folder (made by openTestDatabase above):
- * the newest one, so the child does not run initdb on disk.
+ * A dump of a migrated PGlite of this file's own (openTestDatabase starts it from the dump of these
+ * migrations), written to `file`: the child loads it instead of running initdb on disk, and no
+ * other run's dump can be taken for it.
  */
-async function migratedTemplate() {
-  const files = (await fs.readdir(os.tmpdir())).filter((f) => /^cowork-pglite-[0-9a-f]{16}\.tar$/.test(f));
-  const stats = await Promise.all(
-    files.map(async (f) => ({ f, at: (await fs.stat(path.join(os.tmpdir(), f))).mtimeMs })),
-  );
-  const newest = stats.sort((a, b) => b.at - a.at)[0];
-  if (!newest) throw new Error('no migrated PGlite template in the temp folder');
-  return path.join(os.tmpdir(), newest.f);
+async function migratedDump(file: string) {
+  const migrated = await openTestDatabase();
+  try {
+    const client = (migrated.db as unknown as { $client: PGlite }).$client;
+    await fs.writeFile(file, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()));
+  } finally {
+    await migrated.close();
+  }
+  return file;
 }
 const sameIds = (a: string[], b: string[]) => expect([...a].sort()).toEqual([...b].sort());
 
 beforeAll(async () => {
-  handle = await openTestDatabase();
-  await seedDemo(handle.db, { withRows: false });
+  handle = await openTestDatabase({ seed: { withRows: false } });
 });
 afterAll(async () => {
   await Promise.all(sims.map((d) => d.close().catch(() => undefined)));
@@ -370,7 +370,7 @@ test('a server killed with SIGKILL during a stream of door events: every acknowl
     CHILD_DEVICES: sns.join(','),
     ...(database
       ? { CHILD_DATABASE_URL: database.url }
-      : { CHILD_PGLITE_DIR: dir!, CHILD_PGLITE_TEMPLATE: await migratedTemplate() }),
+      : { CHILD_PGLITE_DIR: dir!, CHILD_PGLITE_TEMPLATE: await migratedDump(`${dir}.tar`) }),
   });
   const acked: string[] = [];
   const devicesUp = sns.map((sn) => new SimulatedDevice({ url: child.mqttUrl, sn, secret: benchSecret(sn) }));
@@ -403,6 +403,7 @@ test('a server killed with SIGKILL during a stream of door events: every acknowl
     rows.rows.forEach((r) => ids.add(r.message_id));
     await db.close();
     await fs.rm(dir!, { recursive: true, force: true });
+    await fs.rm(`${dir}.tar`, { force: true });
   }
   expect(acked.length).toBeGreaterThan(0);
   expect(acked.filter((id) => !ids.has(id))).toEqual([]);

@@ -11,8 +11,8 @@ import { deviceSetEndpoints, deviceSetMessages } from '@cowork/contract/resource
 import { officeStationOrder, orderPaths, userCardOrder } from '@cowork/contract/resources/order';
 import { space } from '@cowork/contract/resources/space';
 import { buildings, members, officeStations, orders, userCards } from '../src/db/schema.ts';
-import { memberTotpKey, totpCode } from '../src/devices/protocol.ts';
-import { SimulatedDevice, type AccessEntry } from '../src/devices/simulator.ts';
+import { memberTotpKey, totpCode } from '../src/device-link/protocol.ts';
+import { SimulatedDevice, type AccessEntry } from '../src/device-link/simulator.ts';
 import { buildTestApp, createRole, createUser, demo, type TestApp, until } from './helper.ts';
 
 const enrolKey = 'test-enrol-key-device-set';

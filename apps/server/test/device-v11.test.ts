@@ -22,9 +22,9 @@ import {
   adminPasswordsFor,
   openSecretBox,
   sealSecretBox,
-} from '../src/devices/secrets-v11.ts';
-import { SimulatedDevice } from '../src/devices/simulator.ts';
-import { buildTestApp, demo, type TestApp, until } from './helper.ts';
+} from '../src/device-link/secrets-v11.ts';
+import { doorFixture } from './device-fixture.ts';
+import { demo, type TestApp, until } from './helper.ts';
 
 describe('v1.1 secrets: fixed vectors, computed independently (Python cryptography) and in the test', () => {
   const oldSecret = 'old-device-secret-0123456789abcdefghijklmnop';
@@ -79,27 +79,12 @@ describe('v1.1 secrets: fixed vectors, computed independently (Python cryptograp
 });
 
 describe('through the embedded broker', () => {
-  const enrolKey = 'test-enrol-key-v11-secrets';
+  const doors = doorFixture({ enrolKey: 'test-enrol-key-v11-secrets', device: { heartbeatMs: 1_000 } });
+  const { get, post, pageOf } = doors;
+  const idempotencyKey = doors.nextIdempotencyKey;
   let t: TestApp;
-  let headers: Record<string, string>;
-  let url: string;
   let adminName: string;
-  const started: SimulatedDevice[] = [];
-  let keyNo = 0;
-  const idempotencyKey = () => `v11-test-key-${process.pid}-${++keyNo}`;
 
-  const get = (path: string, query: Record<string, string | number> = {}) =>
-    t.app.inject({
-      method: 'GET',
-      url: path,
-      query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
-      headers,
-    });
-  const post = (path: string, payload: object, extra: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url: path, payload, headers: { ...headers, ...extra } });
-  const pageOf = async (sn: string) =>
-    (await get(deviceEndpoints.page, { sn })).json<{ data: { records: Record<string, unknown>[] } }>().data
-      .records[0];
   const detailOf = async (id: number) =>
     (await get(`${deviceEndpoints.detail}/${id}`)).json<{
       data: { commands: { type: string; byName: string | null; state: string }[] };
@@ -107,48 +92,27 @@ describe('through the embedded broker', () => {
   const keptAnswers = async () =>
     JSON.stringify(await t.db.execute(sql`select response from idempotency_keys`));
 
-  async function device(options: Partial<ConstructorParameters<typeof SimulatedDevice>[0]> & { sn: string }) {
-    const d = new SimulatedDevice({ url, enrolKey, heartbeatMs: 1_000, ...options });
-    await d.connect();
-    started.push(d);
-    return d;
-  }
-
-  /** Enrols and registers (with an Idempotency-Key, as the console does), then connects with the secret. */
+  /** Registered with an Idempotency-Key, as the console does: its answer is kept, never in clear. */
   async function registered(sn: string, protocol: '1' | '1.1') {
-    const enrolling = await device({ sn, protocol });
-    await until(
-      async () =>
-        (await get(deviceEndpoints.unPulledList))
-          .json<{ data: { sn: string }[] }>()
-          .data.some((d) => d.sn === sn),
-      `${sn} waiting`,
-    );
     const key = idempotencyKey();
-    const body = { sn, name: `门 ${sn}`, spaceId: null };
-    const res = await post(deviceEndpoints.register, body, { [IDEMPOTENCY_KEY_HEADER]: key });
-    expect(res.statusCode, res.body).toBe(200);
-    const { id, secret } = res.json<{ data: { id: number; secret: string } }>().data;
+    const door = await doors.registered(sn, { protocol }, { idempotencyKey: key });
     // Kept for a repeat, but never in clear; the repeat still answers the same secret.
-    expect(await keptAnswers()).not.toContain(secret);
-    const repeat = await post(deviceEndpoints.register, body, { [IDEMPOTENCY_KEY_HEADER]: key });
+    expect(await keptAnswers()).not.toContain(door.secret);
+    const repeat = await post(
+      deviceEndpoints.register,
+      { sn, name: `门 ${sn}`, spaceId: null },
+      { [IDEMPOTENCY_KEY_HEADER]: key },
+    );
     expect(repeat.headers['idempotent-replayed']).toBe('true');
-    expect(repeat.json()).toEqual(res.json());
-    await enrolling.close();
-    const d = await device({ sn, secret, protocol });
-    await until(async () => (await pageOf(sn))?.status === 'online', `${sn} online`);
-    await until(() => d.commands.some((c) => c.type === 'sync'), `${sn} synced`);
-    return { d, id, secret };
+    expect(repeat.json()).toEqual(door.answer);
+    return door;
   }
 
   let v1: Awaited<ReturnType<typeof registered>>;
   let v11: Awaited<ReturnType<typeof registered>>;
 
   beforeAll(async () => {
-    t = await buildTestApp({ config: { deviceEnrolKey: enrolKey } });
-    await t.app.ready();
-    headers = await t.auth(...demo.admin);
-    url = t.app.devices.status().url!;
+    t = await doors.start();
     [{ nickname: adminName }] = await t.db
       .select({ nickname: ssoUsers.nickname })
       .from(ssoUsers)
@@ -157,10 +121,7 @@ describe('through the embedded broker', () => {
     v11 = await registered('V11-DOOR', '1.1');
   });
 
-  afterAll(async () => {
-    await Promise.all(started.map((d) => d.close().catch(() => undefined)));
-    await t?.close();
-  });
+  afterAll(() => doors.close());
 
   test("the device list shows each device's protocol from its hello", async () => {
     expect((await pageOf('V1-DOOR')).protocol).toBe('1');

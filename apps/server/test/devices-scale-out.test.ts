@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deviceEndpoints } from '@cowork/contract';
 import { buildApp } from '../src/app.ts';
 import { devices } from '../src/db/schema.ts';
-import { SimulatedDevice } from '../src/devices/simulator.ts';
+import { SimulatedDevice } from '../src/device-link/simulator.ts';
 import { buildTestApp, demo, type TestApp } from './helper.ts';
 
 const brokerUrl = process.env.TEST_MQTT_URL;

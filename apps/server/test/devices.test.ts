@@ -9,93 +9,43 @@ import net from 'node:net';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deviceEndpoints, deviceMessages, endpoints } from '@cowork/contract';
-import { seal, topics } from '../src/devices/protocol.ts';
-import { SimulatedDevice } from '../src/devices/simulator.ts';
+import { seal, topics } from '../src/device-link/protocol.ts';
+import { SimulatedDevice } from '../src/device-link/simulator.ts';
+import { doorFixture, type DeviceOptions } from './device-fixture.ts';
 import { buildTestApp, demo, type TestApp, until } from './helper.ts';
 
 const brokers = ['embedded', ...(process.env.TEST_MQTT_URL ? ['external'] : [])];
 /** The external broker's URL while its run goes on, else undefined. */
 let external: string | undefined;
 let t: TestApp;
-let headers: { authorization: string };
-let url: string;
 const enrolKey = 'test-enrol-key-0123456789';
-const started: SimulatedDevice[] = [];
+const doors = doorFixture({ enrolKey, device: { heartbeatMs: 1_000 } });
+const { get, post, pageOf, waiting } = doors;
 /** Serial numbers unique per run: an external broker keeps retained messages between runs. */
 const run = randomBytes(3).toString('hex');
 const snOf = (name: string) => `T${run}-${name}`;
-
-async function device(
-  options: ConstructorParameters<typeof SimulatedDevice>[0] extends infer O
-    ? Partial<O> & { sn: string }
-    : never,
-) {
-  const d = new SimulatedDevice({ url, enrolKey, heartbeatMs: 1_000, ...options });
-  await d.connect();
-  started.push(d);
-  return d;
-}
-
-const get = (path: string, query: Record<string, string | number> = {}) =>
-  t.app.inject({
-    method: 'GET',
-    url: path,
-    query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
-    headers,
-  });
-const post = (path: string, payload: object) => t.app.inject({ method: 'POST', url: path, payload, headers });
-
-const waiting = async (sn: string) =>
-  (await get(deviceEndpoints.unPulledList)).json<{ data: { sn: string }[] }>().data.some((d) => d.sn === sn);
-
-const pageOf = async (sn: string) =>
-  (await get(deviceEndpoints.page, { sn })).json<{ data: { records: Record<string, unknown>[] } }>().data
-    .records[0];
 
 const openLogs = async (sn: string) =>
   (await get(deviceEndpoints.openLogPage, { sn, size: 100 })).json<{
     data: { total: number; records: Record<string, unknown>[] };
   }>().data;
 
-/** Enrols, registers and reconnects a device with its secret; answers it online and synced. */
-async function registered(
-  name: string,
-  options: Partial<ConstructorParameters<typeof SimulatedDevice>[0]> = {},
-) {
-  const sn = snOf(name);
-  const enrolling = await device({ sn });
-  await until(() => waiting(sn), `${sn} in the waiting list`);
-  const res = await post(deviceEndpoints.register, { sn, name: `门 ${name}`, spaceId: null });
-  expect(res.statusCode, res.body).toBe(200);
-  const { id, secret } = res.json<{ data: { id: number; secret: string } }>().data;
-  await enrolling.close();
-  const d = await device({ sn, secret, ...options });
-  await until(async () => (await pageOf(sn))?.status === 'online', `${sn} online`);
-  await until(async () => d.commands.some((c) => c.type === 'sync'), `${sn} synced`);
-  return { d, id, sn, secret };
-}
+/** Registers the device `name` (its sn made unique per run); answers it online and sent its sync. */
+const registered = (name: string, options: DeviceOptions = {}) =>
+  doors.registered(snOf(name), options, { name: `门 ${name}` });
 
 describe.each(brokers)('through the %s broker', (kind) => {
   beforeAll(async () => {
     external = kind === 'external' ? process.env.TEST_MQTT_URL : undefined;
-    started.length = 0;
-    t = await buildTestApp({
+    t = await doors.start({
       demoRows: false,
       // A client id of this run's own: its persistent session is nobody else's.
-      config: {
-        deviceEnrolKey: enrolKey,
-        ...(external ? { mqttUrl: external, mqttClientId: `cowork-test.${run}` } : {}),
-      },
+      config: external ? { mqttUrl: external, mqttClientId: `cowork-test.${run}` } : {},
+      brokerUrl: external,
     });
-    await t.app.ready();
-    headers = await t.auth(...demo.admin);
-    url = external ?? t.app.devices.status().url!;
   });
 
-  afterAll(async () => {
-    await Promise.all(started.map((d) => d.close().catch(() => undefined)));
-    await t?.close();
-  });
+  afterAll(() => doors.close());
 
   describe('enrol and register', () => {
     test('a device saying hello with the enrolment key waits; registering answers its secret once', async () => {
@@ -283,7 +233,7 @@ describe.each(brokers)('through the %s broker', (kind) => {
       expect((await get(`${deviceEndpoints.detail}/${id}`)).statusCode).toBe(404);
       if (external) return; // an external broker enforces credentials through its own auth (docs/deploy.md)
       await until(async () => !d.connected, 'disconnected');
-      await expect(new SimulatedDevice({ url, sn, secret }).connect()).rejects.toThrow();
+      await expect(new SimulatedDevice({ url: doors.url, sn, secret }).connect()).rejects.toThrow();
     });
   });
 
@@ -331,7 +281,7 @@ describe.each(brokers)('through the %s broker', (kind) => {
 
   describe.skipIf(kind === 'external')('the embedded broker enforces the protocol', () => {
     const connect = (options: mqtt.IClientOptions) =>
-      mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 3_000, ...options });
+      mqtt.connectAsync(doors.url, { reconnectPeriod: 0, connectTimeout: 3_000, ...options });
 
     test('wrong credentials, a client id that is not the username, bad sn: refused', async () => {
       await expect(

@@ -1,6 +1,7 @@
 /**
  * buildTestApp(): a fresh app on a fresh database with the demo data. PGlite in memory by default;
  * with TEST_ENGINE=postgres a uniquely named database made from TEST_DATABASE_URL, dropped on close.
+ * Both start from a migrated and seeded template of the run (see openTestDatabase).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -20,7 +21,9 @@ import { postgresHandle } from '../src/db/postgres.ts';
 import { ssoRoles, ssoUserRoles, ssoUsers } from '../src/db/schema.ts';
 import { hashPassword } from '../src/lib/password.ts';
 import { issueTokenPair } from '../src/modules/auth/tokens.ts';
+import { demoOrderCount } from '../src/modules/order/demo.ts';
 import { seedDemo } from '../src/seed/demo.ts';
+import { TEMPLATE_DB_PREFIX, TEMPLATE_FILE_PREFIX } from './global-setup.ts';
 
 export const engine = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
 
@@ -29,12 +32,29 @@ process.env.DEMO_ORDERS ??= '600';
 
 export const basicAuth = `Basic ${Buffer.from(`${ADMIN_CLIENT_ID}:${ADMIN_CLIENT_SECRET}`).toString('base64')}`;
 
+/** A PGlite started from a dump file, or undefined when there is none (or it is broken). */
+async function loadPglite(file: string): Promise<PGlite | undefined> {
+  try {
+    return await PGlite.create({ loadDataDir: new Blob([await fs.readFile(file)]) });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Saves the database as a dump file; written aside and renamed, so readers never see half a file. */
+async function savePglite(client: PGlite, file: string) {
+  const dump = await client.dumpDataDir('none');
+  const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await fs.writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+  await fs.rename(partial, file);
+}
+
 /**
  * A fresh in-memory PGlite, migrated. initdb costs seconds per instance, so the first file to run
  * saves a migrated data directory in the temp folder (keyed by the migrations and the PGlite
  * version) and later instances start from it.
  */
-async function openPglite(): Promise<DbHandle> {
+async function migratedPglite(): Promise<PGlite> {
   // The PGlite build is part of the key: its files change when the package does.
   const hash = createHash('sha256').update(
     String((await fs.stat(fileURLToPath(import.meta.resolve('@electric-sql/pglite')))).mtimeMs),
@@ -44,38 +64,58 @@ async function openPglite(): Promise<DbHandle> {
     if ((await fs.stat(full)).isFile()) hash.update(file).update(await fs.readFile(full));
   }
   const template = path.join(os.tmpdir(), `cowork-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
-  try {
-    const client = await PGlite.create({ loadDataDir: new Blob([await fs.readFile(template)]) });
-    return pgliteHandle(client);
-  } catch {
-    // No template yet (or a broken one): build the database and save it for the next files.
-  }
+  const loaded = await loadPglite(template);
+  if (loaded) return loaded;
+  // No template yet (or a broken one): build the database and save it for the next files.
   const client = await PGlite.create();
+  await pgliteHandle(client).migrate();
+  await savePglite(client, template);
+  return client;
+}
+
+/**
+ * A seeded PGlite from this run's dump of the variant `key`, the first file of the variant
+ * seeding and saving it. Files of one run never run their builds at once in the same worker;
+ * two workers building the same key both save a complete file, the last rename winning.
+ */
+async function seededPglite(key: string, seed: SeedOptions): Promise<DbHandle> {
+  const name = `${TEMPLATE_FILE_PREFIX}${key}.tar`;
+  const loaded = await loadPglite(path.join(os.tmpdir(), name));
+  if (loaded) return pgliteHandle(loaded);
+  const client = await migratedPglite();
   const handle = pgliteHandle(client);
-  await handle.migrate();
-  const dump = await client.dumpDataDir('none');
-  const partial = `${template}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await fs.writeFile(partial, Buffer.from(await dump.arrayBuffer()));
-  await fs.rename(partial, template);
+  await seedDemo(handle.db, seed);
+  await savePglite(client, path.join(os.tmpdir(), name));
+  // The variant's dumps of earlier slots (some 45 MB each) are not read again: free the space now
+  // (a file that finds its dump gone builds it again).
+  const variant = name.slice(0, name.lastIndexOf('_') + 1);
+  for (const file of await fs.readdir(os.tmpdir()))
+    if (file.startsWith(variant) && file.endsWith('.tar') && file !== name)
+      await fs.rm(path.join(os.tmpdir(), file), { force: true });
   return handle;
 }
 
-/** A database for one test file, migrated, with a close that removes it. */
-export async function openTestDatabase(): Promise<DbHandle> {
-  if (engine === 'pglite') return openPglite();
+/** A new PostgreSQL database (a copy of `template`, or migrated), with a close that drops it. */
+async function createPostgres(template?: string): Promise<DbHandle & { name: string; pool: pg.Pool }> {
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) throw new Error('TEST_ENGINE=postgres needs TEST_DATABASE_URL');
   const name = `cowork_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const handle = postgresHandle(new pg.Pool({ connectionString: url.toString(), max: 5 }));
-  await handle.migrate();
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 5 });
+  const handle = postgresHandle(pool);
+  if (!template) await handle.migrate();
   return {
     ...handle,
+    name,
+    pool,
     async close() {
       await handle.close();
       const dropper = new pg.Client({ connectionString: baseUrl });
@@ -84,6 +124,65 @@ export async function openTestDatabase(): Promise<DbHandle> {
       await dropper.end();
     },
   };
+}
+
+/**
+ * This run's template database of the variant `key`, built once: concurrent workers wait on an
+ * advisory lock named after it, the first builds it under another name and renames it when it is
+ * complete. Its connections are closed then, as CREATE DATABASE … TEMPLATE needs.
+ */
+async function postgresTemplate(key: string, seed: SeedOptions): Promise<string> {
+  const template = `${TEMPLATE_DB_PREFIX}${key}`;
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query('select pg_advisory_lock(hashtext($1))', [template]);
+    const found = await admin.query('select 1 from pg_database where datname = $1', [template]);
+    if (!found.rowCount) {
+      const built = await createPostgres();
+      try {
+        await seedDemo(built.db, seed);
+        await built.pool.end();
+        await admin.query(`alter database ${built.name} rename to ${template}`);
+      } catch (error) {
+        await built.close().catch(() => undefined);
+        throw error;
+      }
+    }
+  } finally {
+    await admin.end(); // also releases the lock
+  }
+  return template;
+}
+
+type SeedOptions = { withRows?: boolean };
+
+/**
+ * Seeding the demo costs a second or two, and each test file needs it: a run seeds each variant
+ * into a template once and files copy it. The demo has rows dated relative to now (bookings,
+ * orders, cards), so a template serves TEMPLATE_MAX_AGE_MS at most, then a new one is made. Its
+ * key holds the 5-minute slot of the clock: slots never straddle a midnight (every time zone's
+ * offset is a multiple of 5 minutes), so a file sees the demo of its own day, as when it seeded.
+ */
+const TEMPLATE_MAX_AGE_MS = 5 * 60_000;
+
+/**
+ * A database for one test file, migrated (and seeded with the demo when `seed` is given), with a
+ * close that removes it.
+ */
+export async function openTestDatabase(options: { seed?: SeedOptions } = {}): Promise<DbHandle> {
+  const { seed } = options;
+  // Outside a vitest run of this config (no run id to name and drop templates by), seed directly.
+  const run = process.env.COWORK_TEST_RUN;
+  if (seed && run) {
+    const rows = seed.withRows === false ? 'users' : `rows${demoOrderCount()}`;
+    const key = `${run}_${rows}_${Math.floor(Date.now() / TEMPLATE_MAX_AGE_MS)}`;
+    if (engine === 'pglite') return seededPglite(key, seed);
+    return createPostgres(await postgresTemplate(key, seed));
+  }
+  const handle = engine === 'pglite' ? pgliteHandle(await migratedPglite()) : await createPostgres();
+  if (seed) await seedDemo(handle.db, seed);
+  return handle;
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -119,8 +218,9 @@ export async function buildTestApp(
     logger?: FastifyServerOptions['logger'];
   } = {},
 ): Promise<TestApp> {
-  const handle = await openTestDatabase();
-  if (options.seed !== false) await seedDemo(handle.db, { withRows: options.demoRows });
+  const handle = await openTestDatabase(
+    options.seed === false ? {} : { seed: { withRows: options.demoRows } },
+  );
   const config = testConfig(options.config);
   const app = await buildApp({ config, db: handle.db, logger: options.logger ?? false });
 

@@ -15,7 +15,7 @@ import {
   kreatorUserGroup,
 } from '@cowork/contract/resources/kreator';
 import { buildings, csrSources, members, spaces } from '../src/db/schema.ts';
-import { SimulatedDevice } from '../src/devices/simulator.ts';
+import { SimulatedDevice } from '../src/device-link/simulator.ts';
 import { buildTestApp, createRole, createUser, demo, multipartFile, type TestApp, until } from './helper.ts';
 
 const enrolKey = 'test-enrol-key-kreator';

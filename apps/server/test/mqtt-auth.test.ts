@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { deviceEndpoints } from '@cowork/contract';
 import { deviceEnrolments, devices } from '../src/db/schema.ts';
 import { mqttAuthPaths } from '../src/modules/mqtt-auth/routes.ts';
-import { SimulatedDevice } from '../src/devices/simulator.ts';
+import { SimulatedDevice } from '../src/device-link/simulator.ts';
 import { buildTestApp, demo, type TestApp, until } from './helper.ts';
 
 const token = 'mqtt-auth-token-for-tests-0123456789abcdef';

@@ -10,7 +10,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { DbHandle } from '../src/db/client.ts';
 import { ssoUsers } from '../src/db/schema.ts';
-import { createSessionCache, type OpenLink } from '../src/modules/auth/session-cache.ts';
+import { createSessionCache, type OpenLink } from '../src/plugins/session-cache.ts';
 import { issueTokenPair } from '../src/modules/auth/tokens.ts';
 import { createUser, openTestDatabase } from './helper.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Sessions are kept in memory (modules/auth/session-cache.ts), yet a change made anywhere reaches
+ * Sessions are kept in memory (plugins/session-cache.ts), yet a change made anywhere reaches
  * every instance: two apps on one database (PostgreSQL, or one PGlite in process), a logout, a
  * disabled account or a role losing a code on one is refused by the other within a second, and a
  * change written straight into the database is heard too. On PostgreSQL, a change made while the
@@ -14,7 +14,7 @@ import { buildApp } from '../src/app.ts';
 import { rowsOf } from '../src/db/client.ts';
 import { postgresHandle } from '../src/db/postgres.ts';
 import { ssoRoles, ssoUsers } from '../src/db/schema.ts';
-import { LISTENER_NAME, SESSION_TRUST_BOUND_MS } from '../src/modules/auth/session-cache.ts';
+import { LISTENER_NAME, SESSION_TRUST_BOUND_MS } from '../src/plugins/session-cache.ts';
 import { buildTestApp, createRole, createUser, engine, type TestApp } from './helper.ts';
 
 let t: TestApp;

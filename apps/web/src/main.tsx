@@ -9,7 +9,7 @@ import { setNavigation } from './lib/navigation.ts';
 import { installLogoutListener } from './lib/session.ts';
 import { createRouter } from './router.tsx';
 // antd's styles, prebuilt: with zeroRuntime no component generates and injects its CSS at run time,
-// which was most of the main thread's work in drawing the first screen after sign-in (issue 15).
+// which was most of the main thread's work in drawing the first screen after sign-in.
 import 'antd/dist/antd.css';
 import './global.css';
 

@@ -38,7 +38,7 @@ function toRouteObject(route: ConsoleRoute): RouteObject | undefined {
     id: route.name,
     path: route.path,
     handle: routeMeta(route),
-    // Every named route but login needs the access token (spec point 4).
+    // Every named route but login needs the access token.
     loader:
       route.name === 'login'
         ? undefined

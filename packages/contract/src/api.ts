@@ -4,7 +4,7 @@ import type { MenuItem } from './endpoints.ts';
 import { ownFileUrl } from './urls.ts';
 import { blankAsNull, emailSchema, INT32_MAX, newPasswordSchema, numeric } from './validators.ts';
 
-/** User info as the console reads it (spec point 3), plus what the permission gate needs. */
+/** The signed-in user as the console's header and profile show them, plus what the permission gate needs. */
 export const userInfo = z.object({
   ssoUserId: z.number().int(),
   username: z.string(),
@@ -29,8 +29,9 @@ export const tokenResponse = z.object({
 export type TokenResponse = z.infer<typeof tokenResponse>;
 
 /**
- * Password-change form of spec point 3. Changing one's own password also needs the current one
- * (oldPassword), so a stolen access token cannot take the account; resetting someone else's does not.
+ * The password-change form (修改密码, and a reset of someone else's). Changing one's own password
+ * also needs the current one (oldPassword), so a stolen access token cannot take the account;
+ * resetting someone else's does not.
  */
 export const passwordEdit = z.object({
   oldPassword: z.string().optional(),
@@ -38,7 +39,7 @@ export const passwordEdit = z.object({
   ssoUserId: numeric(z.number().int().positive().max(INT32_MAX, '编号必须是正整数')),
 });
 
-/** Menu item of the user's tree (spec point 3). */
+/** An item of the signed-in user's side-menu tree (`sso-menu/user-tree`), its children nested. */
 export const menuItem: z.ZodType<MenuItem> = z.lazy(() =>
   z.object({
     id: z.number().int(),

@@ -1,5 +1,5 @@
 /**
- * Areas (spec point 7, basic: area/…): the administrative divisions of mainland China by their
+ * Areas (basic: area/…, the address pickers): the administrative divisions of mainland China by their
  * GB/T 2260 six-digit codes, at three levels: province (省级), city (地级) and region (县级).
  * Read-only reference data served by apps/server/src/modules/area; the console picks one with
  * apps/web/src/components/AreaCascader.tsx.

@@ -1,7 +1,8 @@
 /**
- * Validation rules of spec point 5 as plain checks, defined once. The module is free of zod so the
- * console can import it without the schema library: the web wraps the checks as antd form rules
- * (apps/web/src/lib/rules.ts); the server's zod schemas are in validators.ts.
+ * The shared validation rules (username, password, phone, email, ID card, date range, upload) as
+ * plain checks answering the Chinese message to show, defined once. The module is free of zod so
+ * the console can import it without the schema library: the web wraps the checks as antd form rules
+ * (apps/web/src/lib/rules.ts); the server's zod schemas, with the same sentences, are in validators.ts.
  */
 import {
   EMAIL_PATTERN,
@@ -11,6 +12,7 @@ import {
   PHONE_PATTERN,
 } from './constants.ts';
 import { messages } from './messages.ts';
+import { keysOf } from './objects.ts';
 
 /** A check returns the Chinese message of the first rule the value breaks, or undefined. */
 export type Check = (value: unknown) => string | undefined;
@@ -76,9 +78,12 @@ export const checkDateRange: Check = (v) =>
 
 /** Removes fields that are null, undefined or an empty string before a payload is sent. */
 export function cleanPayload<T extends Record<string, unknown>>(payload: T): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(payload).filter(([, v]) => v !== null && v !== undefined && v !== ''),
-  ) as Partial<T>;
+  const clean: Partial<T> = {};
+  for (const key of keysOf(payload)) {
+    const value = payload[key];
+    if (value !== null && value !== undefined && value !== '') clean[key] = value;
+  }
+  return clean;
 }
 
 /** Options of an upload control: allowed extensions (without dot), maximum size in KB, multiple. */

@@ -40,7 +40,7 @@ export const PASSWORD_MAX_LENGTH = 64;
 export const ID_CARD_LENGTH = 18;
 /** Mainland mobile number: 11 digits, starting with 1, second digit 3 to 9. */
 export const PHONE_PATTERN = /^1[3-9]\d{9}$/;
-/** Word characters, @, domain, dot (spec point 5). */
+/** An e-mail address: word characters (joined by `-`, `+` or `.`), @, then a domain with at least one dot. */
 export const EMAIL_PATTERN = /^\w+([-+.]\w+)*@\w+([-.]\w+)*\.\w+([-.]\w+)*$/;
 /** Largest page a list endpoint returns. */
 export const MAX_PAGE_SIZE = 100;

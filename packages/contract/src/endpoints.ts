@@ -29,7 +29,7 @@ export const prefixes = {
   hardware: '/api/hardware/admin/v1',
 } as const;
 
-/** The console shell's calls, by the spec's keys, and the auth endpoints. */
+/** The console shell's calls (user info, profile, password, menu tree, audit log, health), and the auth endpoints. */
 export const endpoints = {
   token: '/api/auth/oauth/token',
   logout: '/api/auth/oauth/logout',
@@ -45,7 +45,7 @@ export const endpoints = {
   ready: '/api/ready',
 } as const;
 
-/** Menu item of the user's tree (spec point 3). */
+/** An item of the signed-in user's side-menu tree (`sso-menu/user-tree`), its children nested. */
 export interface MenuItem {
   id: number;
   name: string;

@@ -40,7 +40,7 @@ export const messages = {
   badUrl: '请求地址中有无法识别的字符，请检查链接后重试',
   conflict: '数据已被修改或已存在，请刷新后重试',
   ok: '操作成功',
-  // Validation messages of spec point 5.
+  // Form validation: the sentences every form shows for a password, phone, e-mail, ID card, date range or upload.
   passwordRequired: '请输入密码',
   passwordTooShort: '密码至少需要 8 个字符，请重新输入',
   passwordTooLong: '密码最多 64 个字符，请重新输入',

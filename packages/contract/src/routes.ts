@@ -1,5 +1,5 @@
 /**
- * The console's route table (spec point 2): one place that names every screen, its menu group,
+ * The console's route table: one place that names every screen, its menu group,
  * its meta (name, pageTitle, openNames, sort) and its permission codes. The web registers the
  * routes whose screen is built; the server seeds the demo menu and permission catalogue from it.
  */
@@ -84,7 +84,9 @@ const leaves: [string, string, string, string, boolean][] = [
   ['hardware', 'device', '设备管理', 'hardware/device', true],
   ['hardware', 'log', '开门记录', 'hardware/log', true],
   ['hardware', 'map', '门禁联动', 'hardware/map', true],
-  ['enterprise', 'accessControl', '企业门禁组', 'enterprise/accessControl', true],
+  ['hardware', 'alarm', '告警记录', 'hardware/alarm', true],
+  ['hardware', 'firmware', '固件升级', 'hardware/firmware', true],
+  ['enterprise', 'accessControl', '企业门禁组', 'enterprise/kreatorUserGroup', true],
   ['enterprise', 'teamCard', '企业会议卡', 'enterprise/teamCard', true],
   ['operation', 'meeting', '会议卡活动', 'operation/meeting', true],
 ];
@@ -122,7 +124,7 @@ export const menuRoutes: ConsoleRoute[] = leaves.map(([group, leaf, name, page, 
 
 export const consoleRoutes: ConsoleRoute[] = [...shellRoutes, ...menuRoutes];
 
-/** Route names the guard never redirects (spec point 4). */
+/** Routes the guard lets through whatever the user's menu tree names; any other needs its menu entry. */
 export const unguardedRouteNames = ['index', 'personal', 'login', '404'];
 
 /**

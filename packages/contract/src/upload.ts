@@ -1,5 +1,5 @@
 /**
- * File uploads (spec points 5 and 7): the oss endpoints, where stored files are served, the
+ * File uploads (every image and file field): the oss endpoints, where stored files are served, the
  * extensions and size the server accepts, and the upload messages beyond those in messages.ts.
  * Plain constants, free of zod, so the console's Upload control imports them without the schema
  * library. The web checks a chosen file with `checkUpload` (checks.ts) before sending; the server

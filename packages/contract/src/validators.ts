@@ -1,6 +1,8 @@
 /**
- * The zod schemas of the validation rules of spec point 5, which the server uses in request bodies.
- * The plain checks behind the same sentences are in checks.ts, which the console imports without zod.
+ * The zod schemas of the shared validation rules (phone, email, ID card, new password, ids and
+ * numbers from a query string), which the server uses in request bodies and the console's forms run
+ * through the resource fields. The plain checks behind the same sentences are in checks.ts, which
+ * the console imports without zod.
  */
 import { z } from 'zod';
 import {
@@ -20,15 +22,18 @@ z.config(z.locales.zhCN());
 /** PostgreSQL `integer`: the type of every id and whole-number column. */
 export const INT32_MAX = 2_147_483_647;
 
+export { keysOf } from './objects.ts';
+
 /**
  * The values of an enumeration declared as options (value + Chinese label), as the non-empty tuple
  * `z.enum` takes: each enumeration is declared once, as its options, and its schema comes from them.
  */
-/** The keys of a declaration object, typed as its keys (Object.keys answers string[]). */
-export const keysOf = <O extends object>(object: O) => Object.keys(object) as (keyof O & string)[];
-
-export const valuesOf = <const V extends string>(options: readonly [{ value: V }, ...{ value: V }[]]) =>
-  options.map((o) => o.value) as [V, ...V[]];
+export const valuesOf = <const V extends string>(
+  options: readonly [{ value: V }, ...{ value: V }[]],
+): [V, ...V[]] => {
+  const [first, ...rest] = options;
+  return [first.value, ...rest.map((o) => o.value)];
+};
 
 /**
  * A number from JSON or a query string: a number as it is, a string of digits (with an optional

@@ -7,7 +7,7 @@ describe('console route table', () => {
     expect(names).toEqual(expect.arrayContaining(['index', 'personal', 'login', '404']));
     expect(new Set(names).size).toBe(names.length);
   });
-  it('declares every screen of spec point 2 with meta', () => {
+  it('declares every menu screen with its group, sort and Chinese page title', () => {
     const paths = menuRoutes.map((r) => r.path);
     for (const path of [
       '/merchant/brand',
@@ -60,7 +60,7 @@ describe('console route table', () => {
       expect(route.pageTitle).toMatch(/\p{Script=Han}/u);
     }
   });
-  it('shares one page where the spec says so', () => {
+  it('serves paired screens (会议室 and 活动场地 and their orders, both invoice lists, 轮播图 and 案例新闻) from one page', () => {
     const page = (path: string) => menuRoutes.find((r) => r.path === path)!.page;
     expect(page('/product/activityVenue')).toBe(page('/product/meetingRoom'));
     expect(page('/order/activityVenue')).toBe(page('/order/meetingRoom'));

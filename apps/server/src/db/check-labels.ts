@@ -40,4 +40,12 @@ export const checkLabels: Record<string, string> = {
   csr_capital_websites_status_check: '线索状态',
   csr_capital_records_kind_check: '跟进类型',
   business_calendar_one_row: '业务时区',
+  spaces_mode_check: '紧急模式',
+  buildings_device_lease_hours_check: '门禁离线授权时长',
+  buildings_offline_alert_minutes_check: '离线告警阈值',
+  device_alarms_kind_check: '告警类型',
+  device_alarms_state_check: '告警状态',
+  firmware_rollouts_state_check: '升级状态',
+  firmware_rollout_devices_state_check: '设备升级状态',
+  alerts_kind_check: '通知类型',
 };

@@ -92,6 +92,26 @@ export function sqlState(error: unknown): string | undefined {
   return undefined;
 }
 
+/** PostgreSQL's code for a statement it aborted to break a deadlock. */
+const DEADLOCK = '40P01';
+const DEADLOCK_ATTEMPTS = 5;
+
+/**
+ * Runs a statement (outside any transaction) again when PostgreSQL aborted it to break a deadlock:
+ * the batched updates of many device rows (hellos, acks, heartbeats, last seen) lock rows in the
+ * order of their lists, so two of them may deadlock; the aborted one changed nothing, and losing it
+ * would lose what it wrote (a hello's claim: the device never synced).
+ */
+export async function retryingDeadlocks<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (sqlState(error) !== DEADLOCK || attempt >= DEADLOCK_ATTEMPTS) throw error;
+    }
+  }
+}
+
 /** The constraint a PostgreSQL error names (a CHECK, unique or foreign key), if any. */
 export function constraintOf(error: unknown): string | undefined {
   for (const e of errorChain(error)) {

@@ -59,8 +59,7 @@ const PREPARED_PER_CONNECTION = 500;
  */
 function prepareRepeatedStatements(client: pg.PoolClient) {
   const prepared = new Set<string>();
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  client.query = ((config: unknown, ...rest: unknown[]) => {
+  interceptQueries(client, (query, [config, ...rest]) => {
     const values = rest[0];
     if (
       config !== null &&
@@ -82,7 +81,22 @@ function prepareRepeatedStatements(client: pg.PoolClient) {
       }
     }
     return query(config, ...rest);
-  }) as typeof client.query;
+  });
+}
+
+/**
+ * Puts `intercept` in front of the client's `query`: it gets the original (bound to the client) and
+ * the arguments, and answers in its place. node-postgres's `query` has many overloads; the two
+ * interceptors below read their arguments as unknown and pass them on unchanged.
+ */
+function interceptQueries(
+  client: pg.PoolClient,
+  intercept: (query: (...args: unknown[]) => unknown, args: unknown[]) => unknown,
+) {
+  const original: unknown = Reflect.get(client, 'query');
+  if (typeof original !== 'function') return;
+  const query = (...args: unknown[]): unknown => Reflect.apply(original, client, args);
+  Reflect.set(client, 'query', (...args: unknown[]) => intercept(query, args));
 }
 
 export interface PoolTimeouts {
@@ -117,32 +131,47 @@ export function createPool(connectionString: string, timeouts: PoolTimeouts, max
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
   });
-  pool.on('connect', endOnReadTimeout);
+  pool.on('connect', dropBrokenConnections);
   return pool;
+}
+
+/** Calls `onError` with the text and error of each query of the client that fails. */
+function onQueryError(client: pg.PoolClient, onError: (text: string, error: unknown) => void) {
+  interceptQueries(client, (query, args) => {
+    const [config] = args;
+    const text =
+      typeof config === 'string'
+        ? config
+        : config !== null && typeof config === 'object' && 'text' in config
+          ? String(config.text)
+          : '';
+    const callback = args.at(-1);
+    if (typeof callback === 'function') {
+      args[args.length - 1] = (error: unknown, result: unknown) => {
+        if (error) onError(text, error);
+        callback(error, result);
+      };
+      return query(...args);
+    }
+    const result = query(...args);
+    if (result instanceof Promise) result.catch((error: unknown) => onError(text, error));
+    return result;
+  });
 }
 
 /**
  * node-postgres answers a query that outlives query_timeout with an error but keeps the connection,
  * still waiting for the answer: on a dead link every later query on it (a transaction's rollback,
  * the next request handed this client) would hang as well. Ending it makes the pool open a new one.
+ *
+ * drizzle (0.45) sends a transaction's BEGIN before its try/finally that hands the connection back:
+ * a BEGIN that fails (a dropped link) would keep the connection checked out for ever, the pool one
+ * smaller and its end() waiting. It is handed back here instead, and dropped as broken.
  */
-function endOnReadTimeout(client: pg.PoolClient) {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  const endIfTimedOut = (error: unknown) => {
+function dropBrokenConnections(client: pg.PoolClient) {
+  onQueryError(client, (text, error) => {
     if (error instanceof Error && error.message === READ_TIMEOUT_MESSAGE)
       void client.end().catch(() => undefined);
-  };
-  client.query = ((...args: unknown[]) => {
-    const callback = args.at(-1);
-    if (typeof callback === 'function') {
-      args[args.length - 1] = (error: unknown, result: unknown) => {
-        endIfTimedOut(error);
-        (callback as (e: unknown, r: unknown) => void)(error, result);
-      };
-      return query(...args);
-    }
-    const result = query(...args);
-    if (result instanceof Promise) result.catch(endIfTimedOut);
-    return result;
-  }) as typeof client.query;
+    if (/^\s*begin\b/i.test(text)) client.release(error instanceof Error ? error : true);
+  });
 }

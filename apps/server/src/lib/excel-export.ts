@@ -138,19 +138,27 @@ export function tableBatches<T extends PgTable & { id: PgColumn }>(
   db: Database,
   table: T,
   conditions: (SQL | undefined)[],
-) {
-  type Row = InferSelectModel<T> & { id: number };
-  return keysetBatches<Row>(
-    (beforeId, limit) =>
-      // Drizzle cannot infer a select from a table that is a type parameter: its rows are the table's.
-      db
-        .select()
-        .from(table as PgTable)
-        .where(and(...conditions, beforeId === undefined ? undefined : lt(table.id, beforeId)))
-        .orderBy(desc(table.id))
-        .limit(limit) as unknown as Promise<Row[]>,
-  );
+): AsyncGenerator<(InferSelectModel<T> & { id: number })[]>;
+// Drizzle cannot infer a select from a table that is a type parameter: read as any table's, the
+// rows are still those of `table`, as its signature above says.
+export function tableBatches(
+  db: Database,
+  table: PgTable & { id: PgColumn },
+  conditions: (SQL | undefined)[],
+): AsyncGenerator<{ id: number }[]> {
+  return keysetBatches(async (beforeId, limit) => {
+    const rows = await db
+      .select()
+      .from(table)
+      .where(and(...conditions, beforeId === undefined ? undefined : lt(table.id, beforeId)))
+      .orderBy(desc(table.id))
+      .limit(limit);
+    return rows.filter(hasNumericId);
+  });
 }
+
+/** Every table read in batches has an integer id. */
+const hasNumericId = (row: Record<string, unknown>): row is { id: number } => typeof row.id === 'number';
 
 /** Today in the business time zone as a file name carries it: `20261121`. */
 export const fileDay = (at = new Date()) => businessDay(at).replaceAll('-', '');

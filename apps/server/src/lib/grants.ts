@@ -5,8 +5,8 @@
  * themselves. Without it any one of those screens would open everything.
  */
 import { grantBeyondOwnMessage, grants } from '@cowork/contract';
-import type { AuthUser } from '../modules/auth/tokens.ts';
 import { AppError } from './http.ts';
+import type { AuthUser } from './sessions.ts';
 
 type Holder = Pick<AuthUser, 'permissions'>;
 

@@ -74,6 +74,12 @@ interface PartParsers {
   ): Generator<{ eventType: 'worksheet'; value: AsyncIterable<ExcelJS.Row> }>;
 }
 
+const PARSERS = ['_parseRels', '_parseWorkbook', '_parseStyles', '_parseSharedStrings', '_parseWorksheet'];
+
+/** Whether the reader has the per-part parsers (methods of exceljs 4 its typings do not declare). */
+const hasPartParsers = (reader: object): reader is PartParsers =>
+  PARSERS.every((name) => typeof Reflect.get(reader, name) === 'function');
+
 /** The characters of a cell's text (rich text joined, a formula by its text result). */
 function textLength(value: ExcelJS.CellValue): number {
   if (typeof value === 'string') return value.length;
@@ -159,7 +165,7 @@ export async function* readSheetRows(data: Buffer, limits: SheetLimits): AsyncGe
       return guard;
     };
 
-    const reader = new (await loadExcelJS()).stream.xlsx.WorkbookReader(Readable.from([]), {
+    const reader: object = new (await loadExcelJS()).stream.xlsx.WorkbookReader(Readable.from([]), {
       worksheets: 'emit',
       // Emitted one by one so each is checked as it is read; kept below for the sheet's cells.
       sharedStrings: 'emit',
@@ -167,7 +173,9 @@ export async function* readSheetRows(data: Buffer, limits: SheetLimits): AsyncGe
       styles: 'cache',
       hyperlinks: 'ignore',
       entries: 'ignore',
-    }) as unknown as PartParsers;
+    });
+    if (!hasPartParsers(reader))
+      throw new Error('exceljs no longer has the per-part parsers of its WorkbookReader');
 
     const rels = await open('xl/_rels/workbook.xml.rels');
     const book = await open('xl/workbook.xml');

@@ -11,13 +11,13 @@ export type WithIsoTimes<T> = {
   [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
 };
 
-export function withIsoTimes<T extends object>(row: T): WithIsoTimes<T> {
+export function withIsoTimes<T extends object>(row: T): WithIsoTimes<T>;
+// Each of the row's own keys is copied, a Date as its ISO text: the WithIsoTimes of the row.
+export function withIsoTimes(row: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key in row) {
-    const value: unknown = row[key];
-    out[key] = value instanceof Date ? toIso(value) : value;
-  }
-  return out as WithIsoTimes<T>;
+  const entries: [string, unknown][] = Object.entries(row);
+  for (const [key, value] of entries) out[key] = value instanceof Date ? toIso(value) : value;
+  return out;
 }
 
 export const toIsoOrNull = (date: Date | null | undefined) => (date ? toIso(date) : null);

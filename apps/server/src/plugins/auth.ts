@@ -7,9 +7,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { grants, messages } from '@cowork/contract';
 import { AppError, forbidden, unauthorized } from '../lib/http.ts';
-import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
-import type { AuthUser, Session } from '../modules/auth/tokens.ts';
+import type { AuthUser, Session } from '../lib/sessions.ts';
 import { errorOf } from '../lib/unknown.ts';
+import { createSessionCache, type SessionCache } from './session-cache.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -80,7 +80,7 @@ export async function syncMenus(db: Executor) {
         });
       }
       const operations = operationsByPrefix.get(permissionPrefixOf(route)) ?? [];
-      for (const [index, { code, name }] of operations.entries()) {
+      for (const [index, { code, name, separate }] of operations.entries()) {
         if (actions.has(code) || removed.has(`action ${code}`)) continue;
         const menuId = await insertOne({
           parentId: pageId,
@@ -90,7 +90,7 @@ export async function syncMenus(db: Executor) {
           sort: permissionActions.length + index + 1,
           visible: false,
         });
-        await inheritFromEdit(db, menuId, code, permissionOf(route, 'edit'));
+        if (!separate) await inheritFromEdit(db, menuId, code, permissionOf(route, 'edit'));
       }
     }
   }

@@ -63,9 +63,11 @@ export function permissionsOf(definition: RoleDefinition): string[] {
   for (const route of menuRoutes) {
     const actions = [...(groups[route.group ?? ''] ?? []), ...(routes[route.path] ?? [])];
     for (const action of actions) codes.add(permissionOf(route, action));
-    // Editing a screen includes its money moves (确认支付, 退款, 开票…) unless staff take them away.
+    // Editing a screen includes its money moves (确认支付, 退款, 开票…) unless staff take them away;
+    // a right of its own (紧急模式) comes only by name, so 运营's `hardware: all` does not hold it.
     if (actions.includes('edit'))
-      for (const { code } of operationsByPrefix.get(permissionPrefixOf(route)) ?? []) codes.add(code);
+      for (const { code, separate } of operationsByPrefix.get(permissionPrefixOf(route)) ?? [])
+        if (!separate) codes.add(code);
   }
   return [...codes].sort();
 }

@@ -117,6 +117,9 @@ describe('driver failures of an outage are a 503 in Chinese, not a 500', () => {
   });
 });
 
+/** Small, so that connections lost for good would exhaust it within a few calls. */
+const POOL_SIZE = 4;
+
 describe.skipIf(engine !== 'postgres')('a silently dropped database link', () => {
   let base: DbHandle;
   let proxy: Awaited<ReturnType<typeof startProxy>>;
@@ -138,10 +141,14 @@ describe.skipIf(engine !== 'postgres')('a silently dropped database link', () =>
     // The production defaults, which must be short enough to answer an outage within about 2 s.
     const defaults = loadConfig({});
     handle = postgresHandle(
-      createPool(url.toString(), {
-        connectTimeoutMs: defaults.databaseConnectTimeoutMs,
-        queryTimeoutMs: defaults.databaseQueryTimeoutMs,
-      }),
+      createPool(
+        url.toString(),
+        {
+          connectTimeoutMs: defaults.databaseConnectTimeoutMs,
+          queryTimeoutMs: defaults.databaseQueryTimeoutMs,
+        },
+        POOL_SIZE,
+      ),
     );
     app = await buildApp({ config: testConfig(), db: handle.db, logger: false });
     const res = await app.inject({
@@ -219,6 +226,26 @@ describe.skipIf(engine !== 'postgres')('a silently dropped database link', () =>
       expect(res.statusCode).toBe(503);
       expect(res.json().msg).toBe(messages.databaseUnavailable);
       proxy.restore();
+      for (const res of await Promise.all(calls())) expect(res.statusCode).toBe(200);
+    },
+  );
+
+  test(
+    'a transaction whose BEGIN is lost hands its connection back, so the pool never runs dry',
+    { timeout: 30_000 },
+    async () => {
+      // More lost BEGINs than the pool has connections: each one kept would leave fewer.
+      for (let i = 0; i <= POOL_SIZE; i++) {
+        proxy.cutWhenSent('begin');
+        const res = await app.inject({
+          method: 'POST',
+          url: `${source.base}/save`,
+          headers: { authorization },
+          payload: { name: `开始时断线${i}`, code: `cut_at_begin_${i}` },
+        });
+        expect(res.statusCode).toBe(503);
+        proxy.restore();
+      }
       for (const res of await Promise.all(calls())) expect(res.statusCode).toBe(200);
     },
   );

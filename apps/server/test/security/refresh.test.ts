@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { endpoints, REFRESH_REUSE_GRACE_SECONDS, type TokenResponse } from '@cowork/contract';
 import { authTokens } from '../../src/db/schema.ts';
-import { hashToken } from '../../src/modules/auth/tokens.ts';
+import { hashToken } from '../../src/lib/sessions.ts';
 import { basicAuth, buildTestApp, demo, type TestApp } from '../helper.ts';
 
 let t: TestApp;

@@ -25,7 +25,7 @@ export interface PermissionGateProps {
 }
 
 /**
- * Shows its children only to users holding one of `permissions` (spec point 6); otherwise the
+ * Shows its children only to users holding one of `permissions`; otherwise the
  * fallback, a redirect, or the message 您没有权限进行此操作.
  *
  * @example <PermissionGate permissions={['system:log:view']}><LogTable /></PermissionGate>

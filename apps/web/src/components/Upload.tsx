@@ -1,5 +1,5 @@
 /**
- * The file upload control (spec point 5: optional allowed extensions, optional maximum size in KB,
+ * The file upload control (optional allowed extensions, optional maximum size in KB,
  * single or multiple), usable as an antd Form input: its value is the served URL (single) or a list
  * of them (multiple). A chosen file is checked with the contract's `checkUpload` before it is sent;
  * the server checks it again, content included, and its message is shown by the request layer.

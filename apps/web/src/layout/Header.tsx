@@ -14,6 +14,7 @@ import { api } from '../lib/request.ts';
 import { logout } from '../lib/session.ts';
 import { openPasswordModal, toggleMenu, useShellState } from '../lib/shell-state.ts';
 import { useUserInfo } from '../lib/user.ts';
+import { AlertBell } from './AlertBell.tsx';
 import { Logo } from './Logo.tsx';
 
 /**
@@ -73,6 +74,7 @@ export function Header() {
         onClick={toggleMenu}
       />
       <span className="shell-spacer" />
+      <AlertBell />
       <Dropdown
         trigger={['hover']}
         placement="bottomRight"

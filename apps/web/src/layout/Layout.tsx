@@ -166,7 +166,7 @@ function Forbidden({ page }: { page: string }) {
 }
 
 /**
- * Renders the screen once the user's menu says they may see it (spec point 4); otherwise home.
+ * Renders the screen once the user's menu says they may see it; otherwise home.
  * Screens outside the menu (home, personal, 404) render at once. If the menu cannot be loaded for
  * another reason than an expired token, the screen renders and the server's permissions decide.
  */

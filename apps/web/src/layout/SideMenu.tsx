@@ -36,7 +36,7 @@ function toItems(tree: MenuItem[], path: string): Items {
 }
 
 /**
- * The side menu (spec point 2): 首页 first, then the user's menu tree. Groups are keyed by name so a
+ * The side menu: 首页 first, then the user's menu tree. Groups are keyed by name so a
  * route's openNames open them; entries by url, the one equal to the current path highlighted.
  */
 export function SideMenu({ openNames }: { openNames: string[] }) {

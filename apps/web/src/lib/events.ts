@@ -1,7 +1,7 @@
 import mitt from 'mitt';
 
 /**
- * The console's global events (spec point 4):
+ * The console's global events:
  * - `logout`: anything may ask for the session to end (handled by lib/session.ts);
  * - `changeLogout`: emitted after the server accepted a logout;
  * - `changeMenu`: the user's menu changed, reload it;

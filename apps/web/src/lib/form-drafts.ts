@@ -1,6 +1,6 @@
 /**
- * Open forms survive the reload of an expired session (issue 11 point 16). The spec reloads the page
- * after a 424 refresh, and a failed refresh goes through /login and back: either would throw away a
+ * Open forms survive the reload of an expired session. The console reloads the page after a 424
+ * token refresh, and a failed refresh goes through /login and back: either would throw away a
  * drawer being filled. While a form is open it registers here; just before such a reload or sign-in
  * redirect, request.ts calls keepOpenForms(), which writes every open form's values to this tab's
  * sessionStorage; the page, once back, reopens the form with them (use-kept-form.ts) and says so.
@@ -79,7 +79,8 @@ export function keepOpenForms(): void {
 export function takeKeptForm(key: string): KeptForm | undefined {
   let kept: KeptForms;
   try {
-    kept = JSON.parse(sessionStorage.getItem(KEPT_FORMS_KEY) ?? 'null', reviver) as KeptForms;
+    // JSON.parse answers any: the checks below read it as what keepOpenForms wrote.
+    kept = JSON.parse(sessionStorage.getItem(KEPT_FORMS_KEY) ?? 'null', reviver);
   } catch {
     sessionStorage.removeItem(KEPT_FORMS_KEY);
     return undefined;

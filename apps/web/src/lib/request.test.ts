@@ -424,6 +424,29 @@ describe('renewal ahead of expiry', () => {
     }
   });
 
+  it('a background poll neither renews ahead nor meets a 424 with a refresh, a reload or a toast', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      setTokens('access-0', 'refresh-0', undefined, 10);
+      const adapter = serve((config) =>
+        config.url === endpoints.token
+          ? { status: 200, data: pair(1) }
+          : { status: 424, data: { code: 424, msg: messages.tokenExpired, data: null } },
+      );
+      vi.setSystemTime(Date.now() + 9_000);
+      await expect(api.get('/api/x/alerts', undefined, { background: true })).rejects.toMatchObject({
+        code: 424,
+      });
+      await flush();
+      expect(adapter.calls.map((c) => c.url)).toEqual(['/api/x/alerts']);
+      expect(reload).not.toHaveBeenCalled();
+      expect(navigate).not.toHaveBeenCalled();
+      expect(toast).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('without a known lifetime nothing is renewed ahead (the 424 path stays)', async () => {
     setTokens('access-0', 'refresh-0');
     const adapter = serve(() => ok(null));

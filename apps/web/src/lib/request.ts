@@ -1,5 +1,5 @@
 /**
- * THE axios instance (spec point 8). It alone knows the envelope `{code, msg, data}`, the error
+ * THE axios instance. It alone knows the envelope `{code, msg, data}`, the error
  * toasts, and the 401 / 424 handling; pages call the helpers at the bottom and never look at `code`.
  */
 import axios, {
@@ -48,6 +48,12 @@ declare module 'axios' {
     wholeResponse?: boolean;
     /** Sent again once because its token was replaced while it was on its way. */
     resentWithNewToken?: boolean;
+    /**
+     * A poll the console makes on its own (the alert bell): it neither renews the token ahead nor
+     * meets a 424 with a refresh and reload, and shows no toast, so an idle console is not kept
+     * signed in by it, and no page reloads under someone typing; the next call the user makes does that.
+     */
+    background?: boolean;
   }
 }
 
@@ -163,7 +169,7 @@ async function renewAhead(): Promise<void> {
 
 // A request without a token sends an empty Authorization header; with one, the bearer token.
 request.interceptors.request.use(async (config) => {
-  if (!isTokenUrl(config.url) && !config.isRefresh && accessTokenDue()) {
+  if (!isTokenUrl(config.url) && !config.isRefresh && !config.background && accessTokenDue()) {
     renewing ??= renewAhead().finally(() => (renewing = null));
     await renewing;
   }
@@ -219,8 +225,9 @@ function onError(error: unknown) {
   const config: InternalAxiosRequestConfig | undefined = error.config;
   const serverText = typeof body?.msg === 'string' && body.msg ? body.msg : undefined;
 
-  // The refresh call's own failure is handled by refreshTokens().
-  if (config?.isRefresh) return Promise.reject(new RequestError(serverText ?? error.message, code, status));
+  // The refresh call's own failure is handled by refreshTokens(); a background poll's by nobody.
+  if (config?.isRefresh || config?.background)
+    return Promise.reject(new RequestError(serverText ?? error.message, code, status));
 
   if ((status === 401 || status === 424) && config && tokenReplacedSince(config)) {
     // A renewal (of this tab or another) replaced the token while this call was on its way, and the
@@ -267,7 +274,7 @@ function transportText(error: AxiosError): string {
 }
 
 /**
- * The one-time token refresh of a 424 (spec point 4). Parallel calls that meet 424 together share
+ * The one-time token refresh of a 424. Parallel calls that meet 424 together share
  * one refresh; after success the page reloads, so the flag is never cleared on that path.
  */
 let refreshing: Promise<void> | null = null;
@@ -308,7 +315,7 @@ export function resetRefreshState(): void {
   refreshing = null;
 }
 
-// ---- Call styles of spec point 7. Each resolves with the envelope's `data`. ----
+// ---- The call styles pages use; each resolves with the envelope's `data`. ----
 
 type Params = Record<string, unknown>;
 type Config = Omit<AxiosRequestConfig, 'url' | 'method' | 'data' | 'params'>;

@@ -1,5 +1,5 @@
 /**
- * The two route checks of spec point 4: a screen needs the access token, and a menu screen is
+ * The two route checks: a screen needs the access token, and a menu screen is
  * only shown to users whose menu tree names it.
  */
 import { redirect, type LoaderFunctionArgs } from 'react-router';

@@ -1,5 +1,5 @@
 /**
- * antd form rules built from the contract's checks (spec point 5), so the console and the server
+ * antd form rules built from the contract's checks, so the console and the server
  * answer with the same sentences. Use as `<Form.Item name="phone" rules={rules.phone}>`.
  */
 import type { FormRule } from 'antd';
@@ -48,6 +48,6 @@ export const rules = {
   optionalEmail: [ruleFrom(checkOptionalEmail)],
   idCard: [ruleFrom(checkIdCard, { required: true })],
   dateRange: [ruleFrom(checkDateRange, { required: true })],
-  /** A range filter: empty is fine, a range must have both ends (the spec's validator). */
+  /** A range filter: empty is fine, a range must have both ends, as for a required range. */
   dateRangeOptional: [ruleFrom((v) => (v === null || v === undefined ? undefined : checkDateRange(v)))],
 } satisfies Record<string, FormRule[]>;

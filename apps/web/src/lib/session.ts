@@ -1,5 +1,5 @@
 /**
- * The signed-in session (spec point 4): the two token cookies, the cached user info and logout.
+ * The signed-in session: the two token cookies, the cached user info and logout.
  */
 import Cookies from 'js-cookie';
 import {

@@ -3,7 +3,7 @@ import { useSyncExternalStore } from 'react';
 /**
  * The shell's small UI state shared by the header, side menu, layout and session:
  * whether the side menu and the page title are open, and whether the password dialog shows.
- * Logout closes the menu and the title (spec point 4); the layout opens them when a session starts.
+ * Logout closes the menu and the title; the layout opens them when a session starts.
  */
 export interface ShellState {
   menuOpen: boolean;

@@ -6,7 +6,7 @@ import { queryClient, queryKeys } from './query-client.ts';
 import { api } from './request.ts';
 import { getAccessToken, mergeUserInfo, readUserInfo } from './session.ts';
 
-/** GET userInfo, merged with the cached copy in local storage and stored back (spec point 3). */
+/** GET userInfo, merged with the cached copy in local storage and stored back. */
 export async function fetchUserInfo(): Promise<Partial<UserInfo>> {
   const fresh = await api.get<UserInfo>(endpoints.userInfo);
   // An answer that arrives after logout must not bring the cached copy back.
@@ -43,7 +43,7 @@ export const hasPermission = (granted: readonly string[] | undefined, required: 
   grants(granted ?? [], required);
 
 let installed = false;
-/** changeMenu reloads the menu, saveInfo reloads the user info (spec point 4). */
+/** changeMenu reloads the menu, saveInfo reloads the user info. */
 export function installShellReloads(): void {
   if (installed) return;
   installed = true;

@@ -38,7 +38,7 @@ export default function PersonalPage() {
       api.put<UserInfo>(endpoints.profileEdit, { ...values, avatar: values.avatar ?? null }),
     onSuccess: (info) => {
       mergeUserInfo(info);
-      // The header and everything else showing the user reload it (spec point 4).
+      // The header and everything else showing the user reload it.
       events.emit('saveInfo');
       message.success('个人资料已保存');
     },

@@ -26,7 +26,7 @@ export const airportCode = defineResource({
   defaultSort: { field: 'code', order: 'ascend' },
 });
 
-/** `DELETE {base}/removes` with `{ids}`: the spec's name for the batch removal. */
+/** `DELETE {base}/removes` with `{ids}`: the API's name for the batch removal. */
 export const airportCodeRemovesPath = `${airportCode.base}/removes`;
 
 /** `GET {base}/code-list`: the configured airports as select options (value is the code). */

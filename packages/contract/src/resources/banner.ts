@@ -3,7 +3,7 @@
  * `/system/news` type `news`; both pages are one component passing the type as a fixed filter.
  * A record is shown to members while published and inside its optional startAt–endAt window.
  */
-import { blankAsNull } from '../validators.ts';
+import { blankAsNull, keysOf } from '../validators.ts';
 import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, resourcePermissions } from '../resource.ts';
@@ -15,22 +15,28 @@ export const bannerTypes = [
 ] as const;
 export type BannerType = (typeof bannerTypes)[number]['value'];
 
+/** The menu route managing each type. */
+const bannerPathOf = { banner: '/system/banner', news: '/system/news' } as const satisfies Record<
+  BannerType,
+  string
+>;
+
 /** The type each menu route manages. */
-export const bannerTypeOfPath: Record<string, BannerType> = {
-  '/system/banner': 'banner',
-  '/system/news': 'news',
-};
+export const bannerTypeOfPath: Record<string, BannerType> = Object.fromEntries(
+  keysOf(bannerPathOf).map((type) => [bannerPathOf[type], type]),
+);
+
+/** The permission prefix of the menu at `path`: `system:banner` for `/system/banner`. */
+const permissionPrefixOf = (path: string) => permissionOf({ path }, 'view').replace(/:view$/, '');
 
 /**
  * Each type's permission prefix, that of the menu managing it: `system:banner` for 轮播图,
  * `system:news` for 案例新闻. A role granted one menu works on that type only.
  */
-export const bannerPermissionOf = Object.fromEntries(
-  Object.entries(bannerTypeOfPath).map(([path, type]) => [
-    type,
-    permissionOf({ path }, 'view').replace(/:view$/, ''),
-  ]),
-) as Record<BannerType, string>;
+export const bannerPermissionOf: Record<BannerType, string> = {
+  banner: permissionPrefixOf(bannerPathOf.banner),
+  news: permissionPrefixOf(bannerPathOf.news),
+};
 
 /** The codes of one action over every type: a banner route opens to a holder of any of them. */
 export const bannerCodesOf = (action: keyof ReturnType<typeof resourcePermissions>) =>

@@ -5,6 +5,14 @@
  */
 import { z } from 'zod';
 import { INT32_MAX, numeric } from '../validators.ts';
+import {
+  LEASE_DEFAULT_HOURS,
+  LEASE_MAX_HOURS,
+  LEASE_MIN_HOURS,
+  OFFLINE_ALERT_DEFAULT_MINUTES,
+  OFFLINE_ALERT_MAX_MINUTES,
+  OFFLINE_ALERT_MIN_MINUTES,
+} from '../devices/operations.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
 
@@ -17,6 +25,27 @@ const shown = (label: string) => ({
   schema: z.string().nullish(),
   form: false,
 });
+
+/** The building's door settings (protocol v1.1): a new building starts with the defaults. */
+const leaseHours = field.integer('门禁离线授权时长（小时）', {
+  min: LEASE_MIN_HOURS,
+  max: LEASE_MAX_HOURS,
+  list: false,
+  help: `门禁与服务器断开后，仍按最后同步的名单放行会员的时长（${LEASE_MIN_HOURS}–${LEASE_MAX_HOURS} 小时）；超过后拒绝会员和卡（管理员密码仍可开门），连上服务器即自动续期`,
+});
+const offlineAlert = field.integer('离线告警阈值（分钟）', {
+  min: OFFLINE_ALERT_MIN_MINUTES,
+  max: OFFLINE_ALERT_MAX_MINUTES,
+  list: false,
+  help: `本楼宇的门禁离线超过这么久即发出“设备离线”告警（${OFFLINE_ALERT_MIN_MINUTES}–${OFFLINE_ALERT_MAX_MINUTES} 分钟）`,
+});
+const doorSettings = {
+  deviceLeaseHours: { ...leaseHours, schema: leaseHours.schema.default(LEASE_DEFAULT_HOURS) },
+  offlineAlertMinutes: {
+    ...offlineAlert,
+    schema: offlineAlert.schema.default(OFFLINE_ALERT_DEFAULT_MINUTES),
+  },
+};
 
 export const building = defineResource({
   key: 'building',
@@ -49,6 +78,7 @@ export const building = defineResource({
     openingHours: shown('营业时间'),
     phone: field.text('前台电话', { max: 20, optional: true, list: false }),
     description: field.textarea('简介', { max: 1000, optional: true }),
+    ...doorSettings,
     published: field.published(),
     sort: field.sort(),
   },

@@ -1,6 +1,6 @@
 /**
  * What 会员卡 (user-card) and 会议卡 (team-card) share: the buildings a card is valid in, and the
- * card endpoints of spec point 7 (the CRUD plus `publish` and `saveOrUpdate`).
+ * card endpoints (the CRUD plus `publish` and `saveOrUpdate`).
  */
 import { z } from 'zod';
 import { INT32_MAX, numeric } from '../validators.ts';

@@ -53,6 +53,8 @@ export const dashboardLinks = {
   devicesPermission: permissionOf({ path: '/hardware/device' }, 'view'),
   doorEvents: '/hardware/log',
   doorEventsPermission: permissionOf({ path: '/hardware/log' }, 'view'),
+  alarms: '/hardware/alarm',
+  alarmsPermission: permissionOf({ path: '/hardware/alarm' }, 'view'),
 } as const;
 
 /** The lead lists by kind (定制场地, 物业合作), whose view permission opens the kind's numbers. */
@@ -114,6 +116,8 @@ export const dashboardSummary = z.object({
   devices: z.object({ online: count, offline: count }).nullable(),
   /** Door events today (success and denied); null without 开门记录's view permission. */
   doorEvents: z.object({ success: count, denied: count }).nullable(),
+  /** Alarms open now (raised, neither cleared nor acknowledged); null without 告警记录's view permission. */
+  alarms: z.object({ open: count }).nullable(),
   /** Meeting rooms by building (buildings with published rooms); null without the permission. */
   utilisation: z
     .array(

@@ -1,10 +1,11 @@
 /**
  * 门禁联动 (device-set): a set of door devices and the spaces it holds. Members who may be in a held
  * space (a paid booking of a room linked to it, a membership card of its building) may open the
- * set's devices; every change re-syncs the devices it touches at once (apps/server/src/devices/access.ts).
+ * set's devices; every change re-syncs the devices it touches at once (apps/server/src/device-link/access.ts).
  *
- * The spec names the calls (list, save, edit, remove, detail, edit-relation, remove-relation, the
- * hold and not-hold space-list pages, save-space, remove-space); their shapes, decided here:
+ * The calls keep the names the console has always used (list, save, edit, remove, detail,
+ * edit-relation, remove-relation, the hold and not-hold space-list pages, save-space, remove-space);
+ * their shapes, declared below as zod and read by the server's routes and the console alike:
  * - `GET list?name=` every set with its counts (the screen's table; sets are few);
  * - `POST save {name, remark?, deviceIds?}`, `PUT edit {id, name, remark?}`, `DELETE remove/{id}`;
  * - `GET detail/{id}` the set with its devices (status, sync state);
@@ -15,8 +16,11 @@
  * - `POST save-space {id, spaceIds}` holds more, `POST remove-space {id, spaceIds}` fewer.
  */
 import { z } from 'zod';
+import { deviceRecord } from '../devices/device.ts';
 import { prefixes } from '../endpoints.ts';
-import { idOf } from '../validators.ts';
+import { pageParams } from '../paging.ts';
+import { idOf, valuesOf } from '../validators.ts';
+import { buildingIdFilter, spaceKindOptions } from './space.ts';
 
 const base = `${prefixes.hardware}/device-set`;
 
@@ -57,6 +61,8 @@ const idList = (label: string, min: number) =>
     .array(idOf(`${label}编号必须是正整数`), { error: `请选择${label}` })
     .min(min, `请至少选择一个${label}`)
     .max(DEVICE_SET_MAX_ITEMS, `一次最多选择 ${DEVICE_SET_MAX_ITEMS} 个${label}`);
+/** A name searched for (a substring, case-insensitive). */
+const nameFilter = z.string().max(50).optional();
 
 const name = z
   .string({ error: '请填写联动名称' })
@@ -70,28 +76,48 @@ export const deviceSetEditBody = z.object({ id: setId, name, remark });
 export const deviceSetRelationBody = z.object({ id: setId, deviceIds: idList('设备', 0) });
 export const deviceSetSpacesBody = z.object({ id: setId, spaceIds: idList('空间', 1) });
 
-export interface DeviceSetRecord {
-  id: number;
-  name: string;
-  remark: string | null;
-  deviceCount: number;
-  spaceCount: number;
-  updatedAt: string;
-}
+/** `detail/{id}` and `remove/{id}`. */
+export const deviceSetIdParams = z.object({ id: setId });
+export const deviceSetListQuery = z.object({ name: nameFilter });
+/** The hold and not-hold space pages: the set, paging, and the space's name or building. */
+export const deviceSetSpacePageQuery = z.object({
+  id: setId,
+  ...pageParams,
+  name: nameFilter,
+  buildingId: buildingIdFilter,
+});
+
+export const deviceSetRecord = z.object({
+  id: z.number(),
+  name: z.string(),
+  remark: z.string().nullable(),
+  deviceCount: z.number(),
+  spaceCount: z.number(),
+  updatedAt: z.string(),
+});
+export type DeviceSetRecord = z.infer<typeof deviceSetRecord>;
+
+/** What `detail/{id}` answers: the set with its devices (status, sync state) as 设备管理 lists them. */
+export const deviceSetDetail = deviceSetRecord.extend({ devices: z.array(deviceRecord) });
+export type DeviceSetDetail = z.infer<typeof deviceSetDetail>;
+
+/** What `save` answers: the new set's id. */
+export const deviceSetSaved = z.object({ id: z.number() });
 
 /** A space in the hold / not-hold pages. */
-export interface DeviceSetSpaceRecord {
-  id: number;
-  name: string;
-  kind: string;
-  buildingId: number;
-  buildingName: string | null;
-  parentName: string | null;
-  /** `楼宇 / 上级空间 / 空间`. */
-  path: string;
+export const deviceSetSpaceRecord = z.object({
+  id: z.number(),
+  name: z.string(),
+  kind: z.enum(valuesOf(spaceKindOptions)),
+  buildingId: z.number(),
+  buildingName: z.string().nullable(),
+  parentName: z.string().nullable(),
+  /** `楼宇 / 上级空间 / 空间`: every building has its 大堂闸机, so a name alone is ambiguous. */
+  path: z.string(),
   /** The meeting room or venue the space is, if any. */
-  stationName: string | null;
-}
+  stationName: z.string().nullable(),
+});
+export type DeviceSetSpaceRecord = z.infer<typeof deviceSetSpaceRecord>;
 
 export const deviceSetMessages = {
   notFound: '门禁联动不存在或已删除，请刷新列表后重试',

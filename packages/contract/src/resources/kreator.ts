@@ -8,14 +8,15 @@
  *   `POST import/excel?groupId=` with its template `GET import/template?groupId=`;
  * - kreator-device (the group's doors): `GET page?groupId=`, `POST add {groupId, deviceIds}`,
  *   `DELETE delete {ids}`.
- * Every change re-syncs the devices it touches at once (apps/server/src/devices/access.ts); a group
+ * Every change re-syncs the devices it touches at once (apps/server/src/device-link/access.ts); a group
  * reaching its validTo is re-synced then (the devices' next expiry), across restarts.
  */
 import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
+import { pageParams } from '../paging.ts';
 import { defineResource, field, resourcePaths } from '../resource.ts';
 import { idOf } from '../validators.ts';
-import type { DeviceRecord } from '../devices.ts';
+import { deviceRecord } from '../devices/device.ts';
 
 const KREATOR_PERMISSION = 'enterprise:accessControl';
 export const KREATOR_VIEW_PERMISSION = `${KREATOR_PERMISSION}:view`;
@@ -85,6 +86,13 @@ export const kreatorBindBody = z.object({ groupId, memberIds: idList('会员') }
 export const kreatorDeviceAddBody = z.object({ groupId, deviceIds: idList('设备') });
 export const kreatorDeleteBody = z.object({ ids: idList('记录') });
 export const kreatorGroupQuery = z.object({ groupId });
+export const kreatorDevicePageQuery = z.object({ groupId, ...pageParams });
+
+/** What bind and kreator-device/add answer: how many joined, how many were in the group already. */
+export const kreatorAddedAnswer = z.object({ added: z.number().int(), skipped: z.number().int() });
+export type KreatorAddedAnswer = z.infer<typeof kreatorAddedAnswer>;
+/** What kreator-device/delete answers. */
+export const kreatorRemovedAnswer = z.object({ removed: z.number().int() });
 
 const deviceBase = `${prefixes.hardware}/kreator-device`;
 export const kreatorDeviceEndpoints = {
@@ -93,12 +101,12 @@ export const kreatorDeviceEndpoints = {
   delete: `${deviceBase}/delete`,
 } as const;
 
-/** A row of kreator-device/page: the link's id (what `delete` takes) and the device as 设备管理 lists it. */
-export type KreatorDeviceRecord = Omit<DeviceRecord, 'id'> & {
-  id: number;
-  groupId: number;
-  deviceId: number;
-};
+/**
+ * A row of kreator-device/page: the device as 设备管理 lists it, except that `id` is the link's
+ * (what `delete` takes); the device's own id is `deviceId`.
+ */
+export const kreatorDeviceRecord = deviceRecord.extend({ groupId: z.number(), deviceId: z.number() });
+export type KreatorDeviceRecord = z.infer<typeof kreatorDeviceRecord>;
 
 export const kreatorFieldLabels = {
   groupId: '门禁组',
@@ -109,9 +117,14 @@ export const kreatorFieldLabels = {
 
 export const kreatorMessages = {
   groupNotFound: '企业门禁组不存在，请刷新列表后重试',
+  groupRequired: '请先选择门禁组',
+  importGroupRequired: '请先选择要导入的门禁组',
+  buildingMissing: '所选楼宇不存在或已被删除，请刷新后重新选择',
   validRange: '失效时间必须晚于生效时间，请重新选择',
   membersMissing: '所选会员中有不存在的会员，请刷新后重新选择',
   devicesMissing: '所选设备中有已注销的设备，请刷新后重新选择',
+  deviceOtherBuilding: (deviceName: string) =>
+    `设备“${deviceName}”安装在其他楼宇，不能加入本楼宇的门禁组，请重新选择`,
   recordsMissing: '所选记录不存在或已移除，请刷新列表后重试',
   memberDisabled: (phone: string) => `会员 ${phone} 已停用，请先在“会员”中启用后再加入门禁组`,
   bound: (added: number, skipped: number) =>
@@ -123,4 +136,5 @@ export const kreatorMessages = {
       ? `已添加 ${added} 台设备（${skipped} 台已在组内），设备正在同步权限`
       : `已添加 ${added} 台设备，设备正在同步权限`,
   removed: (n: number) => `已移除 ${n} 条，设备正在同步权限`,
+  deviceTakenOut: (deviceName: string) => `设备“${deviceName}”已移出门禁组，正在同步权限`,
 } as const;

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
-import { idOf } from '../validators.ts';
+import { idOf, keysOf } from '../validators.ts';
 import { siteTypeOptions, type SiteType } from './merchant-share.ts';
 import { orderKindOptions, type OrderKind, type OrderStatus } from './order.ts';
 
@@ -27,7 +27,7 @@ export const siteTypeOfKind = {
 
 /** The order kinds sold as a product type (the reverse of `siteTypeOfKind`). */
 export const kindsOfSiteType = (siteType: SiteType): OrderKind[] =>
-  (Object.keys(siteTypeOfKind) as OrderKind[]).filter((kind) => siteTypeOfKind[kind] === siteType);
+  keysOf(siteTypeOfKind).filter((kind) => siteTypeOfKind[kind] === siteType);
 
 /** Statuses of orders that earn a share (a refunded order earns none). */
 export const sharedOrderStatuses = ['paid', 'used'] as const satisfies readonly OrderStatus[];

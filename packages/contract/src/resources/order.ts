@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { messages } from '../messages.ts';
 import { defineResource, field, recordSchema, type Field, type ResourceDef } from '../resource.ts';
-import { blankAsNull, idOf, phoneSchema } from '../validators.ts';
+import { blankAsNull, idOf, keysOf, phoneSchema } from '../validators.ts';
 import { defineStates } from '../states.ts';
 
 /**
@@ -130,6 +130,18 @@ export interface OrderResource extends ResourceDef<OrderFields> {
 /** Fields whose value is read from the product snapshot (a key of the same name), not a column. */
 export const snapshotOrderFields = ['airportCode', 'terminal', 'loungeName'] as const;
 
+/** How one kind of order lists, searches and sorts the shared fields. */
+type OrderFieldChoices = { [K in keyof OrderFields]?: Pick<Field, 'list' | 'search' | 'sortable'> };
+
+/** Sets a shared field's list/search/sort choices for one kind; its value and schema stay. */
+const chooseFor = <K extends keyof OrderFields>(
+  fields: OrderFields,
+  key: K,
+  choice: OrderFieldChoices[K],
+) => {
+  fields[key] = { ...fields[key], ...choice };
+};
+
 /**
  * An order resource (`user-card-order`) serving one kind of order, under /api/order/admin/v1/
  * unless `prefix` says otherwise. `fields` adjusts how shared fields are listed and searched for
@@ -145,11 +157,11 @@ export function defineOrder(def: {
   readOnly?: boolean;
   booking?: boolean;
   save?: boolean;
-  fields?: { [K in keyof OrderFields]?: Pick<Field, 'list' | 'search' | 'sortable'> };
+  fields?: OrderFieldChoices;
 }): OrderResource {
-  const fields = Object.fromEntries(
-    Object.entries(orderFields).map(([key, f]) => [key, { ...f, ...def.fields?.[key as keyof OrderFields] }]),
-  ) as OrderFields;
+  const fields = { ...orderFields };
+  const choices = def.fields ?? {};
+  for (const key of keysOf(choices)) chooseFor(fields, key, choices[key]);
   return {
     ...defineResource({
       key: def.key,
@@ -515,7 +527,7 @@ export const hallSeatOrder = defineOrder({
 export const seatOrders = [officeSeatOrder, hallSeatOrder] as const;
 
 /**
- * 机场贵宾厅订单: the spec lists only page and detail for airport orders (the lounge supplier
+ * 机场贵宾厅订单: the API offers only page and detail for airport orders (the lounge supplier
  * settles them), so they are read-only here plus the Excel export every order list has. They have
  * no building: the airport, terminal and lounge come from the product as sold, and the airport
  * code replaces the building filter.

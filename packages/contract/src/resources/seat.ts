@@ -122,7 +122,7 @@ export const seatGoodsLabels: Record<string, string> = {
   ...Object.fromEntries(Object.entries(seatGoodsFields).map(([k, f]) => [k, f.label])),
 };
 
-/** The seat-goods endpoints of a seat resource (the spec's names). */
+/** The seat-goods endpoints of a seat resource (the API's fixed names). */
 export const seatGoodsPaths = (def: Pick<ResourceDef, 'base'>) => ({
   /** GET `…/detail/{seatId}`: the goods of one seat. */
   detail: `${def.base}/seat-goods/detail`,

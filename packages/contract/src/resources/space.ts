@@ -3,8 +3,10 @@
  * gate. `sub-space` lists a space's children (the tree loads them as it opens); a space with children
  * or devices cannot be removed.
  */
+import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
-import { defineResource, field, type ListOption } from '../resource.ts';
+import { defineResource, field, listOption } from '../resource.ts';
+import { idOf, valuesOf } from '../validators.ts';
 
 export const spaceKindOptions = [
   { value: 'building', label: '楼栋' },
@@ -30,7 +32,11 @@ const base = `${prefixes.hardware}/space`;
  * from the building, `望京SOHO / 3F / 大堂闸机`, by building and then by path.
  */
 export const spaceListPath = `${base}/list`;
-export type SpaceOption = ListOption & { buildingId: number };
+/** A building to narrow a list to, in queries (space/list, sub-space, 门禁联动's space pages). */
+export const buildingIdFilter = idOf('楼宇编号必须是正整数').optional();
+export const spaceListQuery = z.object({ buildingId: buildingIdFilter });
+export const spaceOption = listOption.extend({ buildingId: z.number() });
+export type SpaceOption = z.infer<typeof spaceOption>;
 
 export const space = defineResource({
   key: 'space',
@@ -68,6 +74,26 @@ export const space = defineResource({
 
 /** `GET space/sub-space?buildingId=&parentId=`: the children of a space, or a building's top spaces. */
 export const spaceSubSpacePath = `${base}/sub-space`;
+export const spaceSubSpaceQuery = z.object({
+  buildingId: idOf('楼宇编号必须是正整数'),
+  parentId: idOf('上级空间编号必须是正整数').optional(),
+});
+/** A node of the space tree, as sub-space answers it. */
+export const subSpaceRecord = z.object({
+  id: z.number(),
+  parentId: z.number().nullable(),
+  buildingId: z.number(),
+  name: z.string(),
+  kind: z.enum(valuesOf(spaceKindOptions)),
+  sort: z.number(),
+  /** Whether it has children (the tree shows an expander). */
+  hasChildren: z.boolean(),
+  deviceCount: z.number(),
+});
+export type SubSpaceRecord = z.infer<typeof subSpaceRecord>;
+
+/** Who may read the tree: staff of 物理空间, and of 设备管理 (which places devices in it). */
+export const SPACE_TREE_PERMISSIONS = ['hardware:space:view', 'hardware:device:view'];
 
 export const spaceMessages = {
   parentNotFound: '上级空间不存在，请重新选择',
@@ -78,4 +104,9 @@ export const spaceMessages = {
   stationOtherBuilding: (label: string) => `所选${label}不在该空间的楼宇，请选择同一楼宇的${label}`,
   stationNotRoom: '只有“房间”类型的空间可以关联会议室或活动场地',
   buildingMoved: '已有下级空间的空间不能改到另一栋楼宇，请先移动或删除其下级空间',
+  /** What a space may hold when it has no parent: the label naming that place. */
+  topLevel: '楼宇顶层',
+  /** `users` lists what still uses the space (`下级空间 2 个（…）`). */
+  inUse: (users: string) =>
+    `该空间仍有${users}，不能删除；请先删除下级空间，把设备移到其他空间或注销，并在门禁联动中移除该空间`,
 } as const;

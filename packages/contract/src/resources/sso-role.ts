@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { INT32_MAX, numeric } from '../validators.ts';
+import { pageParams } from '../paging.ts';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
 import { permissionCodePattern } from './sso-menu.ts';
@@ -98,15 +99,7 @@ export const apiResource = z.object({
 export type ApiResource = z.infer<typeof apiResource>;
 
 export const resourcesQuery = z.object({
-  current: numeric(z.number({ error: '页码必须是正整数' }).int().min(1, '页码必须是正整数').default(1)),
-  size: numeric(
-    z
-      .number({ error: '每页条数必须是正整数' })
-      .int()
-      .min(1, '每页条数必须是正整数')
-      .max(100, '每页最多 100 条')
-      .default(20),
-  ),
+  ...pageParams,
   /** Part of the code or path (case-insensitive). */
   keyword: z.string().trim().max(200, '关键词最多 200 个字符').optional(),
   method: z.enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], { error: '请求方法不是可选的值' }).optional(),

@@ -1,5 +1,5 @@
 /**
- * 机场三字码: the declared routes (page, save, edit, remove), plus `removes`, the spec's name for
+ * 机场三字码: the declared routes (page, save, edit, remove), plus `removes`, the API's name for
  * removing several codes at once (`DELETE …/removes` with `{ids}`), and `code-list`, the airports
  * as options for product screens. A code that 机场贵宾厅 products use can be neither removed nor
  * renamed (409 naming the lounge), so no product is left pointing at a missing airport.

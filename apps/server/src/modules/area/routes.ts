@@ -1,6 +1,7 @@
 /**
- * Areas (spec point 7, basic: area/…): province-list, city-list, region-list and area-info, for any
- * signed-in user. Answers come from the in-memory index of areas.ts (no database).
+ * Areas of mainland China for address pickers (basic: area/…): province-list, city-list, region-list
+ * and area-info, for any signed-in user. Answers come from the in-memory index of areas.ts (no
+ * database).
  *
  * - GET …/area/province-list: the 31 province-level divisions.
  * - GET …/area/city-list?provinceCode=440000, GET …/area/region-list?cityCode=440300: one level

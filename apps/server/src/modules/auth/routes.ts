@@ -20,19 +20,10 @@ import { authTokens, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { badRequest, envelope, ok, unauthorized } from '../../lib/http.ts';
 import { verifyPassword } from '../../lib/password.ts';
+import { findSession, loadAuthUser, type AuthUser } from '../../lib/sessions.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { throttledCheck } from './throttle.ts';
-import {
-  findSession,
-  issueTokenPair,
-  loadAuthUser,
-  openPair,
-  revokeFamily,
-  sealPair,
-  toUserInfo,
-  type AuthUser,
-  type IssuedPair,
-} from './tokens.ts';
+import { issueTokenPair, openPair, revokeFamily, sealPair, toUserInfo, type IssuedPair } from './tokens.ts';
 
 /** Parameters may come as a form body, a JSON body or the query string; unknown keys are dropped. */
 const tokenParams = z.object({

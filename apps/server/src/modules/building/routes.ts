@@ -8,6 +8,8 @@
  * Writes check that the area codes exist and nest (province → city → region), that the merchant,
  * highlights/facilities and rules exist, that floors are unique and that hours close after they
  * open. A building that seats, rooms, cards or charge persons still use cannot be removed (409).
+ * A changed 门禁离线授权时长 is sent at once to the building's connected v1.1 doors, so a shorter
+ * lease does not wait for the one they hold to run out.
  */
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -21,6 +23,7 @@ import {
   buildingOption,
   buildingOptionsQuery,
 } from '@cowork/contract/resources/building';
+import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../../db/client.ts';
 import {
   activityStations,
@@ -28,6 +31,7 @@ import {
   buildingChargePersons,
   buildingRules,
   buildings,
+  devices,
   hallSeats,
   merchants,
   officeSeats,
@@ -37,6 +41,7 @@ import {
   teamCards,
   userCards,
 } from '../../db/schema.ts';
+import { staffActor } from '../../device-link/actors.ts';
 import { crudModule, valueAfterWrite, type ValuesOf, type WriteContext } from '../../lib/crud.ts';
 import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
 import { describeUsage, holds } from '../../lib/in-use.ts';
@@ -191,6 +196,25 @@ const usagesOf = (id: number) => [
   { what: '订单', unit: '个', table: orders, name: orders.orderNo, where: eq(orders.buildingId, id) },
 ];
 
+/**
+ * Each sync grants the building's lease: its connected v1.1 doors are sent their whole state again
+ * (forced, as the state itself did not change), which replaces the lease they hold.
+ */
+async function resendLeases(request: FastifyRequest, buildingId: number) {
+  const { db, devices: link } = request.server;
+  const rows = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .innerJoin(spaces, eq(spaces.id, devices.spaceId))
+    .where(and(eq(spaces.buildingId, buildingId), eq(devices.protocol, '1.1'), eq(devices.status, 'online')));
+  if (rows.length)
+    await link.syncDevices(
+      rows.map((r) => r.id),
+      staffActor(request),
+      true,
+    );
+}
+
 const crud = crudModule({
   resource: building,
   table: buildings,
@@ -201,6 +225,13 @@ const crud = crudModule({
       areaName: areaNameOf(row),
       openingHours: row.openTime && row.closeTime ? `${String(row.openTime)}–${String(row.closeTime)}` : null,
     })),
+  afterCommit({ before, after }, request) {
+    if (!before || before.deviceLeaseHours === after.deviceLeaseHours) return;
+    // Devices that miss it (offline, no ack) get the new lease with their next sync.
+    void resendLeases(request, after.id).catch((error: unknown) =>
+      request.log.warn({ err: error, buildingId: after.id }, 'lease re-sync failed'),
+    );
+  },
   async inUse(id, tx) {
     const users = await describeUsage(tx, usagesOf(id));
     if (!users) return undefined;

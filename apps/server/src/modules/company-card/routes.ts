@@ -11,7 +11,14 @@
 import { count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { fieldInvalid, idOf, recordSchema, resourcePermissions, valuesOf } from '@cowork/contract';
+import {
+  fieldInvalid,
+  idOf,
+  pageParams,
+  recordSchema,
+  resourcePermissions,
+  valuesOf,
+} from '@cowork/contract';
 import {
   COMPANY_CARD_MAX_MEMBERS,
   companyCard,
@@ -29,7 +36,6 @@ import { audit } from '../../lib/audit.ts';
 import { crudModule } from '../../lib/crud.ts';
 import { badRequest, envelope, notFound, ok, pageAndTotal, pageOf } from '../../lib/http.ts';
 import { toIso } from '../../lib/time.ts';
-import { pageParams } from '../device/records.ts';
 import {
   actorOf,
   appendLedger,

@@ -274,6 +274,12 @@ async function doorEventsToday(db: Database) {
   return { success: Number(row.success), denied: Number(row.denied) };
 }
 
+/** Alarms open now: what 告警记录 lists filtered to 未处理. */
+async function openAlarms(db: Database) {
+  const [row] = await rowsOf<Row>(db, sql`select count(*) as open from device_alarms where state = 'open'`);
+  return { open: Number(row.open) };
+}
+
 const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     dashboardEndpoints.summary,
@@ -297,7 +303,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
           : Promise.resolve(null);
       const allowed = <T>(permission: string, read: () => Promise<T>) =>
         hasPermission(user, permission) ? read() : Promise.resolve(null);
-      const [period, { orders, revenue }, utilisation, site, website, devices, doorEvents] =
+      const [period, { orders, revenue }, utilisation, site, website, devices, doorEvents, alarms] =
         await Promise.all([
           periods(app.db, hasPermission(user, dashboardLinks.membersPermission)),
           ordersAndRevenue(app.db, kinds),
@@ -308,6 +314,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
           leadsOf('website', csrCapitalWebsites),
           allowed(dashboardLinks.devicesPermission, () => deviceCounts(app.db)),
           allowed(dashboardLinks.doorEventsPermission, () => doorEventsToday(app.db)),
+          allowed(dashboardLinks.alarmsPermission, () => openAlarms(app.db)),
         ]);
       const leads = { site, website };
       return ok({
@@ -318,6 +325,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         leads,
         devices,
         doorEvents,
+        alarms,
       } satisfies DashboardSummary);
     },
   );

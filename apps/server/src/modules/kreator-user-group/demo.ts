@@ -1,7 +1,7 @@
 /**
  * Demo 企业门禁组: two companies' groups in the first two demo buildings, each with a few staff
  * (existing members, and new phones created as members from 企业导入 the way `add` does). The demo
- * door devices of each building join its group when they are registered (devices/demo.ts).
+ * door devices of each building join its group when they are registered (device-link/demo.ts).
  */
 import { asc } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';

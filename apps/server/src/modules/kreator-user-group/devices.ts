@@ -6,28 +6,30 @@
  */
 import { count, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { fieldInvalid } from '@cowork/contract';
 import {
   KREATOR_EDIT_PERMISSION,
   KREATOR_REMOVE_PERMISSION,
   KREATOR_VIEW_PERMISSION,
+  kreatorAddedAnswer,
   kreatorDeleteBody,
   kreatorDeviceAddBody,
   kreatorDeviceEndpoints,
+  kreatorDevicePageQuery,
+  kreatorDeviceRecord,
   kreatorFieldLabels,
   kreatorMessages,
+  kreatorRemovedAnswer,
 } from '@cowork/contract/resources/kreator';
 import { devices, kreatorDevices, spaces } from '../../db/schema.ts';
 import { auditMany } from '../../lib/audit.ts';
 import { badRequest, envelope, notFound, ok, pageOf } from '../../lib/http.ts';
-import { deviceRecord, deviceRecords, pageParams } from '../device/records.ts';
+import { deviceRecords } from '../device/records.ts';
 import { loadGroup } from './members.ts';
-import { staffActor } from '../../devices/actors.ts';
+import { staffActor } from '../../device-link/actors.ts';
 
 const tags = ['kreator-device'];
 const resource = 'kreator-device';
-const linkRecord = deviceRecord.extend({ groupId: z.number(), deviceId: z.number() });
 
 export const kreatorDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -37,8 +39,8 @@ export const kreatorDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: '门禁组的设备（含权限同步状态）',
-        querystring: z.object({ groupId: kreatorDeviceAddBody.shape.groupId, ...pageParams }),
-        response: { 200: envelope(pageOf(linkRecord)) },
+        querystring: kreatorDevicePageQuery,
+        response: { 200: envelope(pageOf(kreatorDeviceRecord)) },
       },
     },
     async (request) => {
@@ -83,7 +85,7 @@ export const kreatorDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: '给门禁组添加设备（已在组内的跳过）',
         body: kreatorDeviceAddBody,
-        response: { 200: envelope(z.object({ added: z.number().int(), skipped: z.number().int() })) },
+        response: { 200: envelope(kreatorAddedAnswer) },
       },
     },
     async (request) => {
@@ -101,10 +103,7 @@ export const kreatorDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
         const elsewhere = found.find((d) => d.buildingId !== null && d.buildingId !== group.buildingId);
         if (elsewhere)
           throw badRequest(
-            fieldInvalid(
-              kreatorFieldLabels.deviceIds,
-              `设备“${elsewhere.name}”安装在其他楼宇，不能加入本楼宇的门禁组，请重新选择`,
-            ),
+            fieldInvalid(kreatorFieldLabels.deviceIds, kreatorMessages.deviceOtherBuilding(elsewhere.name)),
           );
         const by = request.user?.id ?? null;
         const added = await tx
@@ -132,7 +131,7 @@ export const kreatorDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: '把设备移出门禁组',
         body: kreatorDeleteBody,
-        response: { 200: envelope(z.object({ removed: z.number().int() })) },
+        response: { 200: envelope(kreatorRemovedAnswer) },
       },
     },
     async (request) => {

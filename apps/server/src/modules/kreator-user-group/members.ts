@@ -7,10 +7,10 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { fieldInvalid } from '@cowork/contract';
 import {
   KREATOR_EDIT_PERMISSION,
+  kreatorAddedAnswer,
   kreatorBindBody,
   kreatorFieldLabels,
   kreatorGroupQuery,
@@ -24,7 +24,7 @@ import { auditMany } from '../../lib/audit.ts';
 import { crudModule, type ValuesOf, type WriteContext } from '../../lib/crud.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
-import { staffActor } from '../../devices/actors.ts';
+import { staffActor } from '../../device-link/actors.ts';
 
 const ENTERPRISE_SOURCE = { name: '企业导入', code: 'enterprise' };
 const phoneLabel = kreatorUser.fields.phone.label;
@@ -79,7 +79,7 @@ const options = {
   ) {
     // The group comes from the query (fixedValues) on import, from the body on add.
     if (values.groupId === undefined)
-      throw badRequest(fieldInvalid(kreatorFieldLabels.groupId, '请先选择门禁组'));
+      throw badRequest(fieldInvalid(kreatorFieldLabels.groupId, kreatorMessages.groupRequired));
     const group = await loadGroup(tx, values.groupId);
     // An import row whose phone was refused is already reported: there is no member to link.
     if (typeof values.phone !== 'string') return values;
@@ -92,7 +92,8 @@ const options = {
 /** The group an import goes into: `?groupId=` of the template and import calls. */
 function importedGroup(request: FastifyRequest) {
   const query = kreatorGroupQuery.safeParse(request.query);
-  if (!query.success) throw badRequest(fieldInvalid(kreatorFieldLabels.groupId, '请先选择要导入的门禁组'));
+  if (!query.success)
+    throw badRequest(fieldInvalid(kreatorFieldLabels.groupId, kreatorMessages.importGroupRequired));
   return query.data;
 }
 
@@ -130,7 +131,7 @@ export const kreatorUserRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: [kreatorUser.key],
         summary: '把已有会员加入门禁组（已在组内的跳过）',
         body: kreatorBindBody,
-        response: { 200: envelope(z.object({ added: z.number().int(), skipped: z.number().int() })) },
+        response: { 200: envelope(kreatorAddedAnswer) },
       },
     },
     async (request) => {

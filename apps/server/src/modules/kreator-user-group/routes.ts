@@ -2,7 +2,7 @@
  * 企业门禁组: the groups (declaration's CRUD under `create`), their members (members.ts) and their
  * devices (devices.ts), as packages/contract/src/resources/kreator.ts describes. A group's edit
  * (validity, status) re-syncs its devices once committed; an expired group drops out of the devices'
- * access at its validTo through the devices' next expiry (devices/link.ts), which survives restarts.
+ * access at its validTo through the devices' next expiry (device-link/access-sync.ts), which survives restarts.
  *
  * Permissions: enterprise:accessControl:view reads, :edit writes, :remove takes members and devices out.
  */
@@ -16,7 +16,7 @@ import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest } from '../../lib/http.ts';
 import { kreatorDeviceRoutes } from './devices.ts';
 import { kreatorUserRoutes } from './members.ts';
-import { staffActor } from '../../devices/actors.ts';
+import { staffActor } from '../../device-link/actors.ts';
 
 const labels = kreatorUserGroup.fields;
 
@@ -33,8 +33,7 @@ const groups = crudModule({
         .select({ id: buildings.id })
         .from(buildings)
         .where(eq(buildings.id, values.buildingId));
-      if (!building)
-        throw badRequest(fieldInvalid(labels.buildingId.label, '所选楼宇不存在或已被删除，请刷新后重新选择'));
+      if (!building) throw badRequest(fieldInvalid(labels.buildingId.label, kreatorMessages.buildingMissing));
     }
     return values;
   },

@@ -16,8 +16,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/http.ts';
-import { equalText, publishRefusal, roleOf, subscribeAllowed } from '../../devices/rules.ts';
-import { consoleLogin, isConsoleName } from '../../devices/console-identity.ts';
+import { equalText, publishRefusal, roleOf, subscribeAllowed } from '../../device-link/rules.ts';
+import { consoleLogin, isConsoleName } from '../../device-link/console-identity.ts';
 
 export const mqttAuthPaths = {
   authenticate: '/api/hardware/mqtt/authenticate',

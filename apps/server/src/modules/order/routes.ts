@@ -38,7 +38,7 @@ import { orderEvents, orders, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { moveRecord } from '../../lib/state.ts';
 import { crudModule, exportRoute, type RowOf } from '../../lib/crud.ts';
-import { assertNotInvoiced } from '../../lib/invoice-guard.ts';
+import { assertNotInvoiced } from './invoice-guard.ts';
 import { labelOf, businessTime, yuanColumn, type ExcelColumn } from '../../lib/excel-export.ts';
 import { badRequest, envelope, notFound, ok, queryText } from '../../lib/http.ts';
 import { toIso, toIsoOrNull, withIsoTimes } from '../../lib/time.ts';
@@ -46,7 +46,7 @@ import { actorOf, creditCompanyCard } from '../company-card/ledger.ts';
 import { giveBack } from './activity-sale.ts';
 import { bookingTimes, restoreCard } from './booking.ts';
 import { saveRoutes } from './save.ts';
-import { staffActor } from '../../devices/actors.ts';
+import { staffActor } from '../../device-link/actors.ts';
 
 type Order = typeof orders.$inferSelect;
 type Row = RowOf<typeof orders, OrderResource['fields']>;

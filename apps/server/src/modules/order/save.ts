@@ -5,7 +5,7 @@
  * (paying it the same way the pay action does); a booking follows the room's rules (booking.ts)
  * and may be paid from a meeting card of the same member, which `GET {base}/save/cards` lists.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { fieldInvalid, keysOf, resourcePermissions } from '@cowork/contract';
@@ -22,7 +22,6 @@ import {
   orderProductOption,
   orderSaveBody,
   orderSaveLabels,
-  type OrderProductOption,
   type OrderResource,
   type OrderSaveBody,
 } from '@cowork/contract/resources/order';
@@ -32,20 +31,19 @@ import { audit } from '../../lib/audit.ts';
 import { badRequest, envelope, ok } from '../../lib/http.ts';
 import {
   bookingPriceFen,
-  bookableHours,
   calendarBookings,
   checkBookingTimes,
   checkNoClash,
   deductCard,
   lockStation,
-  stationTables,
   bookingKinds,
 } from './booking.ts';
 import { actorOf, companyCardByNo, debitCompanyCard, payingCards } from '../company-card/ledger.ts';
 import { sellingActivities, takeActivityStock } from './activity-sale.ts';
 import { formatOrderNo, reserveOrderIds } from './order-number.ts';
+import { cardTables, saleProducts } from './save-products.ts';
 import { stationSnapshot, teamCardSnapshot, userCardSnapshot } from './snapshot.ts';
-import { staffActor } from '../../devices/actors.ts';
+import { staffActor } from '../../device-link/actors.ts';
 
 type Order = typeof orders.$inferSelect;
 type NewOrder = typeof orders.$inferInsert;
@@ -62,8 +60,6 @@ interface Sellable {
   /** The product as sold in that building. */
   snapshot: (buildingName: string | null) => Record<string, unknown>;
 }
-
-const cardTables = { 'user-card': userCards, 'team-card': teamCards } as const;
 
 async function cardProduct(
   tx: Executor,
@@ -317,54 +313,6 @@ export function saveRoutes(
     return answer;
   }
 
-  /** Published products of this kind with where they sell; a room's label names its building. */
-  async function products(db: Executor): Promise<OrderProductOption[]> {
-    const buildingRows = await db
-      .select({
-        id: buildings.id,
-        name: buildings.name,
-        openTime: buildings.openTime,
-        closeTime: buildings.closeTime,
-      })
-      .from(buildings);
-    const names = new Map(buildingRows.map((b) => [b.id, b.name]));
-    const hoursOf = new Map(buildingRows.map((b) => [b.id, b]));
-    if (bookingKind) {
-      const table = stationTables[bookingKind];
-      const rows = await db
-        .select()
-        .from(table)
-        .where(eq(table.published, true))
-        .orderBy(asc(table.buildingId), asc(table.id));
-      return rows.map((s) => ({
-        value: s.id,
-        label: `${names.get(s.buildingId) ?? ''} · ${s.name}`,
-        buildingIds: [s.buildingId],
-        priceFen: s.hourPriceFen,
-        // The hours a booking may use: the room's, within its building's (booking.ts lockStation).
-        ...bookableHours(s, hoursOf.get(s.buildingId)),
-        minBookingMinutes: s.minBookingMinutes,
-      }));
-    }
-    if (!cardKind) return [];
-    const table = cardTables[cardKind];
-    const rows = await db
-      .select({ id: table.id, name: table.name, priceFen: table.priceFen, buildingIds: table.buildingIds })
-      .from(table)
-      .where(eq(table.published, true))
-      .orderBy(asc(table.id));
-    return rows.map((c) => ({
-      value: c.id,
-      label: c.name,
-      buildingIds: c.buildingIds,
-      priceFen: c.priceFen,
-      openTime: null,
-      closeTime: null,
-      minBookingMinutes: null,
-    }));
-  }
-
-  /** The member's meeting cards that can pay now: paid, unexpired, money left; soonest to expire first. */
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>();
     r.post(
@@ -390,7 +338,7 @@ export function saveRoutes(
           response: { 200: envelope(z.array(orderProductOption)) },
         },
       },
-      async () => ok(await products(app.db)),
+      async () => ok(await saleProducts(app.db, bookingKind, cardKind)),
     );
     if (kind === 'team-card') {
       r.get(

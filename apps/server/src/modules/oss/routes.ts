@@ -1,5 +1,6 @@
 /**
- * File uploads (spec point 7: oss upload and oss remove) and the public file host.
+ * File uploads (oss upload and oss remove: every image and file field of the console) and the file
+ * host that serves them.
  *
  * - POST /api/basic/admin/v1/oss/upload: multipart, one or more files in field `file`; the optional
  *   fields `accept` (comma list of extensions) and `maxSizeKb` can only narrow the server's limits.

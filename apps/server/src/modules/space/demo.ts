@@ -1,7 +1,7 @@
 /**
  * Demo 物理空间: in each of the first three published buildings, a lobby gate, its first two floors,
  * and under them a room for each of the building's meeting rooms and venues (linked to it, so their
- * bookings open doors) and a floor gate. The demo door devices (devices/demo.ts) are placed here.
+ * bookings open doors) and a floor gate. The demo door devices (device-link/demo.ts) are placed here.
  */
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';

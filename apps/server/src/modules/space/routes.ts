@@ -7,14 +7,19 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idOf, listOption, valuesOf, optionLabel } from '@cowork/contract';
+import { optionLabel } from '@cowork/contract';
 import {
+  SPACE_TREE_PERMISSIONS,
   space,
   spaceChildKinds,
   spaceKindOptions,
   spaceListPath,
+  spaceListQuery,
   spaceMessages,
+  spaceOption,
   spaceSubSpacePath,
+  spaceSubSpaceQuery,
+  subSpaceRecord,
   type SpaceKind,
 } from '@cowork/contract/resources/space';
 import { rowsOf, type Executor } from '../../db/client.ts';
@@ -30,7 +35,7 @@ import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest, envelope, ok } from '../../lib/http.ts';
 import { describeUsage } from '../../lib/in-use.ts';
 import { spacePaths } from './paths.ts';
-import { staffActor } from '../../devices/actors.ts';
+import { staffActor } from '../../device-link/actors.ts';
 
 const kindLabel = (kind: SpaceKind) => optionLabel(spaceKindOptions, kind);
 
@@ -57,7 +62,7 @@ const crud = crudModule({
     const kind = valueAfterWrite('kind', values, existing);
     const parentId = valueAfterWrite('parentId', values, existing);
     let allowed = spaceChildKinds.root;
-    let parentLabel = '楼宇顶层';
+    let parentLabel: string = spaceMessages.topLevel;
     if (parentId) {
       const [parent] = await tx.select().from(spaces).where(eq(spaces.id, parentId));
       if (!parent) throw badRequest(spaceMessages.parentNotFound);
@@ -118,22 +123,8 @@ const crud = crudModule({
         ),
       },
     ]);
-    return users
-      ? `该空间仍有${users}，不能删除；请先删除下级空间，把设备移到其他空间或注销，并在门禁联动中移除该空间`
-      : undefined;
+    return users ? spaceMessages.inUse(users) : undefined;
   },
-});
-
-const subSpace = z.object({
-  id: z.number(),
-  parentId: z.number().nullable(),
-  buildingId: z.number(),
-  name: z.string(),
-  kind: z.enum(valuesOf(spaceKindOptions)),
-  sort: z.number(),
-  /** Whether it has children (the tree shows an expander). */
-  hasChildren: z.boolean(),
-  deviceCount: z.number(),
 });
 
 export const spaceRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -147,8 +138,8 @@ export const spaceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['space'],
         summary: '空间选项（下拉列表）：名称为“楼宇 / 上级空间 / 空间”，可按楼宇筛选',
-        querystring: z.object({ buildingId: idOf('楼宇编号必须是正整数').optional() }),
-        response: { 200: envelope(z.array(listOption.extend({ buildingId: z.number() }))) },
+        querystring: spaceListQuery,
+        response: { 200: envelope(z.array(spaceOption)) },
       },
     },
     async (request) => {
@@ -161,15 +152,12 @@ export const spaceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     spaceSubSpacePath,
     {
-      config: { permission: ['hardware:space:view', 'hardware:device:view'] },
+      config: { permission: SPACE_TREE_PERMISSIONS },
       schema: {
         tags: ['space'],
         summary: "A space's children (parentId), or a building's top spaces (buildingId without parentId)",
-        querystring: z.object({
-          buildingId: idOf('楼宇编号必须是正整数'),
-          parentId: idOf('上级空间编号必须是正整数').optional(),
-        }),
-        response: { 200: envelope(z.array(subSpace)) },
+        querystring: spaceSubSpaceQuery,
+        response: { 200: envelope(z.array(subSpaceRecord)) },
       },
     },
     async (request) => {

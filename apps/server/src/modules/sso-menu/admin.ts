@@ -26,9 +26,9 @@ import { audit } from '../../lib/audit.ts';
 import { crudModule, valueAfterWrite, type ValuesOf, type WriteContext } from '../../lib/crud.ts';
 import { assertMayGrant } from '../../lib/grants.ts';
 import { badRequest, conflict, envelope, ok } from '../../lib/http.ts';
+import type { AuthUser } from '../../lib/sessions.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { seedKeyOf } from '../../seed/menus.ts';
-import type { AuthUser } from '../auth/tokens.ts';
 
 type MenuRow = typeof ssoMenus.$inferSelect;
 type Values = ValuesOf<typeof ssoMenus, (typeof menu)['fields']>;

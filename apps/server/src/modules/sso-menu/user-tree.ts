@@ -3,7 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { ALL_PERMISSIONS, type MenuItem } from '@cowork/contract';
 import type { Executor } from '../../db/client.ts';
 import { ssoMenus, ssoRoleMenus } from '../../db/schema.ts';
-import type { AuthUser } from '../auth/tokens.ts';
+import type { AuthUser } from '../../lib/sessions.ts';
 
 type MenuRow = Pick<
   typeof ssoMenus.$inferSelect,

@@ -44,11 +44,11 @@ import {
 } from '../../lib/http.ts';
 import { assertMayGrant, holdsAll } from '../../lib/grants.ts';
 import { hashPassword } from '../../lib/password.ts';
+import type { AuthUser } from '../../lib/sessions.ts';
+import { propertyOf } from '../../lib/unknown.ts';
 import { currentUser, hasPermission } from '../../plugins/auth.ts';
 import { superAdminRole } from '../../seed/roles.ts';
-import type { AuthUser } from '../auth/tokens.ts';
 import { revokeUserTokens } from '../auth/tokens.ts';
-import { propertyOf } from '../../lib/unknown.ts';
 
 type Row = RowOf<typeof ssoUsers, (typeof ssoUser)['fields']>;
 

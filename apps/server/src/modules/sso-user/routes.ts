@@ -16,9 +16,10 @@ import { ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { badRequest, envelope, forbidden, notFound, ok } from '../../lib/http.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
+import type { AuthUser } from '../../lib/sessions.ts';
 import { currentUser, hasPermission } from '../../plugins/auth.ts';
 import { throttledCheck } from '../auth/throttle.ts';
-import { revokeUserTokens, toUserInfo, type AuthUser } from '../auth/tokens.ts';
+import { revokeUserTokens, toUserInfo } from '../auth/tokens.ts';
 import { checkCanManage, ssoUserAdminRoutes } from './admin.ts';
 
 /**

@@ -115,7 +115,7 @@ async function facilityChoices(request: FastifyRequest) {
 }
 
 /**
- * The CRUD and the Excel import of one declaration. The spec names one "office-activity import
+ * The CRUD and the Excel import of one declaration. The API table names one "office-activity import
  * excel" for both kinds; rather than one `office-station/office-activity/import/excel`, each
  * declaration has it under its own base as the seats do (`importPaths(resource)`:
  * `…/office-station/import/excel`, `…/activity-station/import/excel`, and `…/import/template`), so

@@ -42,6 +42,7 @@ const summary = (patch: Partial<DashboardSummary> = {}): DashboardSummary => ({
   utilisation: null,
   devices: null,
   doorEvents: null,
+  alarms: null,
   ...patch,
 });
 
@@ -213,6 +214,12 @@ describe('Dashboard', () => {
     expect(await href('今日开门次数')).toBe('/hardware/log?result=success&atFrom=2026-11-21&atTo=2026-11-21');
     expect((await screen.findByRole('link', { name: '今日开门次数' })).textContent).toBe('42');
     expect((await screen.findByRole('link', { name: '今日拒绝开门次数' })).textContent).toBe('2');
+  });
+
+  it('门禁: the alarms open now, opening 告警记录 filtered to 未处理', async () => {
+    renderAs(['hardware:alarm:view'], summary({ orders: [], members: null, alarms: { open: 4 } }));
+    expect(await href('未处理告警')).toBe('/hardware/alarm?state=open');
+    expect((await screen.findByRole('link', { name: '未处理告警' })).textContent).toBe('4');
   });
 
   it('shows nothing to a user who may view none of its lists', async () => {

@@ -281,7 +281,10 @@ function UtilisationCard({
   );
 }
 
-/** 门禁: devices online / offline now and today's door events, each opening its filtered list. */
+/**
+ * 门禁: devices online / offline now, today's door events and the alarms open now, each opening its
+ * filtered list.
+ */
 function DoorCard({ data }: { data: DashboardSummary }) {
   const day = data.today.from;
   const stat = (title: string, value: number, to: string, label: string) => (
@@ -314,6 +317,8 @@ function DoorCard({ data }: { data: DashboardSummary }) {
             {stat('今日拒绝', data.doorEvents.denied, events('denied'), '今日拒绝开门次数')}
           </>
         )}
+        {data.alarms &&
+          stat('未处理告警', data.alarms.open, `${dashboardLinks.alarms}?state=open`, '未处理告警')}
       </Row>
     </Card>
   );
@@ -346,7 +351,7 @@ export function Dashboard() {
   const data = summary.data;
   // A user who may view none of these lists gets the greeting and the entries only.
   const anyLeads = data.leads.site !== null || data.leads.website !== null;
-  const anyDoors = data.devices !== null || data.doorEvents !== null;
+  const anyDoors = data.devices !== null || data.doorEvents !== null || data.alarms !== null;
   if (
     data.orders.length === 0 &&
     data.members === null &&

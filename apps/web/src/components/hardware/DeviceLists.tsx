@@ -10,30 +10,20 @@ import type { Dayjs } from 'dayjs';
 import {
   ADMIN_PASSWORD_MAX_DIGITS,
   ADMIN_PASSWORD_MIN_DIGITS,
-  CARD_NO_PATTERN,
+  adminPasswordSaveBody,
+  cardRuleSaveBody,
   deviceEndpoints,
   deviceMessages,
+  type AdminPasswordRow,
+  type CardRuleRow,
+  type DeviceListChanged,
   type DeviceRecord,
 } from '@cowork/contract';
+import { contractRules } from '../resource/contract-rules.ts';
 import { formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
 import { ReasonField } from './ReasonField.tsx';
-
-interface AdminPassword {
-  id: string;
-  sha256: string;
-}
-interface CardRule {
-  cardNo: string;
-  validFrom: number;
-  validTo: number;
-}
-
-interface ListAnswer {
-  synced: boolean;
-  pending: string | null;
-}
 
 /**
  * One of a device's lists and its changes: each change refreshes it and says whether the device
@@ -48,7 +38,7 @@ function useDeviceList<T>(device: DeviceRecord, path: string, what: string) {
   });
   const submit = useSubmit({
     mutationFn: ({ to, body }: { to: string; body: object; after?: () => void }) =>
-      api.post<ListAnswer>(to, { id: device.id, ...body }),
+      api.post<DeviceListChanged>(to, { id: device.id, ...body }),
     onSuccess: async (answer, { after }) => {
       if (answer.synced) message.success(deviceMessages.listSynced(what));
       else message.warning(deviceMessages.listPending(what, answer.pending ?? '设备离线'));
@@ -62,8 +52,8 @@ function useDeviceList<T>(device: DeviceRecord, path: string, what: string) {
 
 export function AdminPasswordsModal({ device, onClose }: { device: DeviceRecord; onClose: () => void }) {
   const [form] = Form.useForm<{ password: string; reason: string }>();
-  const [removing, setRemoving] = useState<AdminPassword>();
-  const { list, run, pending } = useDeviceList<AdminPassword>(
+  const [removing, setRemoving] = useState<AdminPasswordRow>();
+  const { list, run, pending } = useDeviceList<AdminPasswordRow>(
     device,
     deviceEndpoints.adminPwdList,
     '管理员密码',
@@ -74,7 +64,7 @@ export function AdminPasswordsModal({ device, onClose }: { device: DeviceRecord;
         <Typography.Text type="secondary">
           管理员密码可在设备键盘上直接开门，只保存其 SHA-256 摘要，保存后立即同步到设备。
         </Typography.Text>
-        <Table<AdminPassword>
+        <Table<AdminPasswordRow>
           rowKey="id"
           size="small"
           pagination={false}
@@ -83,7 +73,7 @@ export function AdminPasswordsModal({ device, onClose }: { device: DeviceRecord;
           locale={{ emptyText: '暂无管理员密码' }}
           columns={[
             { title: '编号', dataIndex: 'id', width: 120 },
-            { title: 'SHA-256 摘要', dataIndex: 'sha256', render: (v: string) => `${v.slice(0, 16)}…` },
+            { title: 'SHA-256 摘要', key: 'sha256', render: (_, p) => `${p.sha256.slice(0, 16)}…` },
             {
               title: '操作',
               key: 'actions',
@@ -109,13 +99,7 @@ export function AdminPasswordsModal({ device, onClose }: { device: DeviceRecord;
           <Form.Item
             name="password"
             label="新管理员密码"
-            rules={[
-              { required: true, message: deviceMessages.passwordInvalid },
-              {
-                pattern: new RegExp(`^\\d{${ADMIN_PASSWORD_MIN_DIGITS},${ADMIN_PASSWORD_MAX_DIGITS}}$`),
-                message: deviceMessages.passwordInvalid,
-              },
-            ]}
+            {...contractRules('新管理员密码', adminPasswordSaveBody.shape.password)}
           >
             <Input.Password
               autoComplete="new-password"
@@ -148,7 +132,7 @@ function RemovePasswordModal({
   onCancel,
   onConfirm,
 }: {
-  password: AdminPassword;
+  password: AdminPasswordRow;
   pending: boolean;
   onCancel: () => void;
   onConfirm: (reason: string) => void;
@@ -178,14 +162,14 @@ function RemovePasswordModal({
 
 export function CardRulesModal({ device, onClose }: { device: DeviceRecord; onClose: () => void }) {
   const [form] = Form.useForm<{ cardNo: string; range: [Dayjs, Dayjs] }>();
-  const { list, run, pending } = useDeviceList<CardRule>(device, deviceEndpoints.cardRuleList, '卡规则');
+  const { list, run, pending } = useDeviceList<CardRuleRow>(device, deviceEndpoints.cardRuleList, '卡规则');
   return (
     <Modal open title={`卡规则：${device.name}`} footer={null} onCancel={onClose} width={720}>
       <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
         <Typography.Text type="secondary">
           在有效期内刷这些卡即可开门；同一卡号再次保存会替换原规则。保存后立即同步到设备。
         </Typography.Text>
-        <Table<CardRule>
+        <Table<CardRuleRow>
           rowKey="cardNo"
           size="small"
           loading={list.isLoading}
@@ -196,13 +180,13 @@ export function CardRulesModal({ device, onClose }: { device: DeviceRecord; onCl
             { title: '卡号', dataIndex: 'cardNo' },
             {
               title: '生效时间',
-              dataIndex: 'validFrom',
-              render: (v: number) => formatTime(new Date(v).toISOString()),
+              key: 'validFrom',
+              render: (_, r) => formatTime(r.validFrom),
             },
             {
               title: '失效时间',
-              dataIndex: 'validTo',
-              render: (v: number) => formatTime(new Date(v).toISOString()),
+              key: 'validTo',
+              render: (_, r) => formatTime(r.validTo),
             },
             {
               title: '操作',
@@ -235,14 +219,7 @@ export function CardRulesModal({ device, onClose }: { device: DeviceRecord; onCl
             )
           }
         >
-          <Form.Item
-            name="cardNo"
-            label="卡号"
-            rules={[
-              { required: true, message: '请填写卡号' },
-              { pattern: CARD_NO_PATTERN, message: deviceMessages.cardNoInvalid },
-            ]}
-          >
+          <Form.Item name="cardNo" label="卡号" {...contractRules('卡号', cardRuleSaveBody.shape.cardNo)}>
             <Input style={{ width: 160 }} />
           </Form.Item>
           <Form.Item name="range" label="有效期" rules={[{ required: true, message: '请选择卡的有效期' }]}>

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { deviceEndpoints, endpoints, type DeviceLinkStatus } from '@cowork/contract';
+import { deviceEndpoints, doorOperationEndpoints, endpoints, type DeviceLinkStatus } from '@cowork/contract';
 import { request } from '../../lib/request.ts';
 import { setTokens } from '../../lib/session.ts';
 import { mockAdapter } from '../../test/mock-adapter.ts';
@@ -31,8 +31,14 @@ const broker = (unauthenticated: boolean) => ({
 function renderWith(link: DeviceLinkStatus, health: object) {
   setTokens('access', 'refresh');
   const adapter = mockAdapter((config) => {
-    const data =
-      config.url === deviceEndpoints.linkStatus ? link : config.url === endpoints.health ? health : null;
+    // Every call the banner makes is answered: a 404 would raise an error toast in antd's own root,
+    // which renders after the test's cleanup (and after the environment is gone).
+    const answers: Record<string, unknown> = {
+      [deviceEndpoints.linkStatus]: link,
+      [endpoints.health]: health,
+      [doorOperationEndpoints.spaceModes]: [],
+    };
+    const data = answers[config.url ?? ''] ?? null;
     return data
       ? { status: 200, data: { code: 200, msg: '操作成功', data } }
       : { status: 404, data: { code: 404, msg: '不存在', data: null } };
@@ -65,8 +71,9 @@ describe('LinkBanner', () => {
   });
 
   it('shows the link-down reason, and both warnings when both hold', async () => {
-    renderWith({ ...up, up: false, reason: '无法连接 broker:1883' }, broker(true));
+    const { adapter } = renderWith({ ...up, up: false, reason: '无法连接 broker:1883' }, broker(true));
     expect(await screen.findByText('设备通信服务未连接')).toBeTruthy();
+    await waitFor(() => expect(adapter.calls).toHaveLength(3));
     expect(screen.getByText(/无法连接 broker:1883/)).toBeTruthy();
     expect(await screen.findByText(UNAUTHENTICATED_BROKER_TITLE)).toBeTruthy();
   });

@@ -1,12 +1,14 @@
 /**
  * The banner every hardware screen shows while the device link (MQTT) is down, with why; and, when
  * the external broker (MQTT_URL) admitted clients without a device's credentials at the start-up
- * check (`mqttBroker` of /api/health), a warning that anyone may pose as a door device.
+ * check (`mqttBroker` of /api/health), a warning that anyone may pose as a door device. Above them,
+ * the spaces in 紧急模式 (ModeBanner).
  */
 import { Alert, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { deviceEndpoints, endpoints, type DeviceLinkStatus } from '@cowork/contract';
 import { api } from '../../lib/request.ts';
+import { ModeBanner, useSpaceModes } from './ModeBanner.tsx';
 
 /** The part of /api/health this banner reads (modules/health/routes.ts). */
 interface Health {
@@ -29,11 +31,13 @@ export function LinkBanner() {
     queryFn: () => api.get<Health>(endpoints.health),
     refetchInterval: 60_000,
   });
+  const modes = useSpaceModes();
   const down = link.data && !link.data.up;
   const unauthenticated = health.data?.mqttBroker?.unauthenticated === true;
-  if (!down && !unauthenticated) return null;
+  if (!down && !unauthenticated && modes.length === 0) return null;
   return (
     <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
+      {modes.length > 0 && <ModeBanner modes={modes} />}
       {down && (
         <Alert
           type="error"

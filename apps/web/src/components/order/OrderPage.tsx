@@ -23,7 +23,7 @@ import {
   Timeline,
 } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { formatYuan, resourcePermissions, type Field, optionLabel } from '@cowork/contract';
+import { formatYuan, resourcePermissions, optionLabel } from '@cowork/contract';
 import {
   orderActionPermission,
   orderActions,
@@ -230,7 +230,7 @@ function OrderDrawer({
     >
       {(order) => {
         const cell = (key: keyof OrderResource['fields']) => (
-          <FieldCell field={resource.fields[key] as Field} value={order[key as keyof OrderDetail]} />
+          <FieldCell field={resource.fields[key]} value={Reflect.get(order, key)} />
         );
         return (
           <>

@@ -22,7 +22,6 @@ import {
 } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Dayjs } from 'dayjs';
 import {
   resourcePaths,
   resourcePermissions,
@@ -31,6 +30,7 @@ import {
   type ResourceDef,
 } from '@cowork/contract';
 import { dayRangeToIso } from '../../lib/format.ts';
+import { isDayRange } from '../../lib/values.ts';
 import { api, settled } from '../../lib/request.ts';
 import { usePermission } from '../PermissionGate.tsx';
 import { FieldCell, FieldInput, ReferenceCell, schemaRule } from './field-input.tsx';
@@ -48,6 +48,13 @@ import './resource.css';
 import { useSubmit } from '../../lib/use-submit.ts';
 
 export type ResourceRecord = { id: number; createdAt: string; updatedAt: string } & Record<string, unknown>;
+
+/** A record an open drawer kept across a reload: the edit goes on for the same id. */
+const isResourceRecord = (value: unknown): value is ResourceRecord =>
+  typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'number';
+
+/** A range picker's value: its two days, or null once cleared. */
+const pickedRange = (value: unknown) => (value === null || isDayRange(value) ? value : undefined);
 
 export interface ResourcePageProps<F extends Fields> {
   resource: ResourceDef<F>;
@@ -100,13 +107,14 @@ function SearchInput({
   ...props
 }: {
   field: Field;
+  id?: string;
   value?: unknown;
   onChange?: (v: unknown) => void;
 }) {
   if (field.kind === 'boolean') {
     return (
       <Select
-        {...(props as object)}
+        {...props}
         allowClear
         placeholder="全部"
         style={{ width: 120 }}
@@ -117,7 +125,10 @@ function SearchInput({
       />
     );
   }
-  if (field.search === 'range') return <DatePicker.RangePicker {...(props as object)} />;
+  if (field.search === 'range') {
+    const { value, onChange, ...passed } = props;
+    return <DatePicker.RangePicker {...passed} value={pickedRange(value)} onChange={onChange} />;
+  }
   // A record holding several (roles) is searched by one of them.
   if (field.kind === 'references') {
     return (
@@ -163,7 +174,8 @@ export function ResourcePage<F extends Fields>({
   const canEdit = can([permissions.edit]);
   const canRemove = can([permissions.remove]);
   const has = (action: ResourceDef['actions'][number]) => resource.actions.includes(action);
-  const fields = (Object.entries(resource.fields) as [string, Field][]).filter(
+  const declared: Fields = resource.fields;
+  const fields = Object.entries(declared).filter(
     ([key]) => !(key in fixedFilters) && !hiddenFields.includes(key),
   );
 
@@ -220,7 +232,7 @@ export function ResourcePage<F extends Fields>({
     for (const [key, value] of Object.entries(values)) {
       const field = resource.fields[key];
       if (field?.search === 'range') {
-        const { from, to } = dayRangeToIso(value as [Dayjs, Dayjs] | null);
+        const { from, to } = dayRangeToIso(pickedRange(value));
         Object.assign(filters, { [`${key}From`]: from, [`${key}To`]: to });
       } else filters[key] = typeof value === 'string' ? value.trim() : value;
     }
@@ -231,11 +243,11 @@ export function ResourcePage<F extends Fields>({
   useKeptForm(
     `resource:${resource.key}`,
     editing !== null,
-    () => ({ context: editing, values: editForm.getFieldsValue(true) as Record<string, unknown> }),
+    () => ({ context: editing, values: editForm.getFieldsValue(true) }),
     ({ context, values }) => {
       editForm.resetFields();
       editForm.setFieldsValue(values);
-      setEditing(context as ResourceRecord | 'new');
+      setEditing(isResourceRecord(context) ? context : 'new');
     },
   );
 
@@ -384,7 +396,10 @@ export function ResourcePage<F extends Fields>({
           onChange={onTableChange}
           rowSelection={
             canRemove && has('remove')
-              ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }
+              ? {
+                  selectedRowKeys: selected,
+                  onChange: (keys) => setSelected(keys.filter((key) => typeof key === 'number')),
+                }
               : undefined
           }
           pagination={pagination}
@@ -435,17 +450,21 @@ function ShownWhen({ field, children }: { field: Field; children: ReactElement }
   if (!when) return children;
   return (
     <Form.Item noStyle dependencies={[when.field]}>
-      {({ getFieldValue }) => (when.in.includes(getFieldValue(when.field) as string) ? children : null)}
+      {({ getFieldValue }) => (holds(when, getFieldValue(when.field)) ? children : null)}
     </Form.Item>
   );
 }
+
+/** Whether the other field of a `shownWhen` holds one of the values that show the field. */
+const holds = (when: NonNullable<Field['shownWhen']>, value: unknown) =>
+  when.in.some((shown) => shown === value);
 
 /** Hidden `shownWhen` fields are sent as null, so a value they held before is cleared. */
 function withHiddenCleared(writable: [string, Field][], values: Record<string, unknown>) {
   const cleared = { ...values };
   for (const [key, f] of writable) {
     const when = f.shownWhen;
-    if (when && !when.in.includes(values[when.field] as string)) cleared[key] = null;
+    if (when && !holds(when, values[when.field])) cleared[key] = null;
   }
   return cleared;
 }

@@ -3,33 +3,52 @@ import { useMemo, useRef, type ReactNode } from 'react';
 import { App, DatePicker, Input, InputNumber, Select, Switch, Tag, TimePicker, type FormRule } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { formatPercent, formatYuan, type Field, type ListOption, type Option } from '@cowork/contract';
+import {
+  formatPercent,
+  formatYuan,
+  type Field,
+  type ListOption,
+  type Option,
+  type ReferenceField,
+} from '@cowork/contract';
 import { formatTime, fromBusinessTime, toBusinessTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
+import { isStrings } from '../../lib/values.ts';
 import { RichTextEditor } from '../RichTextEditor.tsx';
-import { Upload, type UploadProps } from '../Upload.tsx';
+import { Upload } from '../Upload.tsx';
+
+/**
+ * What Form.Item gives the input it wraps: the value it holds, its change handler and the id its
+ * label points at (with aria attributes, passed on as they come).
+ */
+interface ControlProps {
+  id?: string;
+  value?: unknown;
+  onChange?: (value: unknown) => void;
+}
+
+/** A text input's value: text or a number as it is (an empty input holds nothing). */
+const textOf = (value: unknown) =>
+  typeof value === 'string' || typeof value === 'number' ? value : undefined;
+/** A number input's value: a number, or text it reads as one; null when cleared. */
+const numberOf = (value: unknown) =>
+  typeof value === 'number' || typeof value === 'string' || value === null ? value : undefined;
+/** Uploaded URLs: one (image) or a list (images); null when cleared. */
+const urlsOf = (value: unknown) =>
+  typeof value === 'string' || isStrings(value) || value === null ? value : undefined;
 
 /**
  * Free-text tags (楼层 8F、B1). Select's tags mode drops a tag that is typed again (it toggles it);
  * here a tag typed again stays, and the form says it is already there.
  */
-function TagsInput({
-  field,
-  value,
-  onChange,
-  ...props
-}: {
-  field: Field;
-  value?: unknown;
-  onChange?: (v: unknown) => void;
-}) {
+function TagsInput({ field, value, onChange, ...props }: { field: Field } & ControlProps) {
   const { message } = App.useApp();
   const typed = useRef('');
-  const current = Array.isArray(value) ? (value as string[]) : [];
+  const current = isStrings(value) ? value : [];
   return (
     <Select
       {...props}
-      value={value as string[] | undefined}
+      value={isStrings(value) ? value : undefined}
       mode="tags"
       notFoundContent={null}
       tokenSeparators={[',', '，', ' ']}
@@ -55,20 +74,13 @@ function TagsInput({
 export function useListOptions(endpoint: string | undefined) {
   return useQuery({
     queryKey: ['list', endpoint],
-    queryFn: () => api.get<ListOption[]>(endpoint!),
+    queryFn: () => api.get<ListOption[]>(endpoint ?? ''),
     enabled: Boolean(endpoint),
     staleTime: 60_000,
   });
 }
 
-function ReferenceSelect({
-  field,
-  ...props
-}: {
-  field: Field;
-  value?: unknown;
-  onChange?: (v: unknown) => void;
-}) {
+function ReferenceSelect({ field, ...props }: { field: ReferenceField } & ControlProps) {
   const options = useListOptions(field.listEndpoint);
   return (
     <Select
@@ -84,40 +96,62 @@ function ReferenceSelect({
 }
 
 const yuan = (fen: unknown) => (typeof fen === 'number' ? formatYuan(fen) : '—');
+/** Entered in yuan or percent with two decimals, stored in fen or basis points: a hundredth. */
+const hundredths = (value: unknown) => (typeof value === 'number' ? value / 100 : undefined);
+const fromHundredths = (value: number | string | null) =>
+  typeof value === 'number' ? Math.round(value * 100) : null;
 
 /** The input of one field in the create/edit form (value and onChange come from Form.Item). */
-export function FieldInput({
-  field,
-  ...props
-}: {
-  field: Field;
-  value?: unknown;
-  onChange?: (v: unknown) => void;
-}) {
+export function FieldInput({ field, ...props }: { field: Field } & ControlProps) {
+  const { value, onChange, ...passed } = props;
   const placeholder = `请输入${field.label}`;
   switch (field.kind) {
     case 'textarea':
-      return <Input.TextArea {...(props as object)} rows={4} placeholder={placeholder} />;
+      return (
+        <Input.TextArea
+          {...passed}
+          value={textOf(value)}
+          onChange={onChange}
+          rows={4}
+          placeholder={placeholder}
+        />
+      );
     case 'richtext':
-      return <RichTextEditor {...(props as { value?: string; onChange?: (v: string) => void })} />;
+      return (
+        <RichTextEditor
+          {...passed}
+          value={typeof value === 'string' ? value : undefined}
+          onChange={onChange}
+        />
+      );
     case 'integer':
       return (
         <InputNumber
-          {...(props as object)}
+          {...passed}
+          value={numberOf(value)}
+          onChange={onChange}
           precision={0}
           style={{ width: '100%' }}
           placeholder={placeholder}
         />
       );
     case 'decimal':
-      return <InputNumber {...(props as object)} style={{ width: '100%' }} placeholder={placeholder} />;
+      return (
+        <InputNumber
+          {...passed}
+          value={numberOf(value)}
+          onChange={onChange}
+          style={{ width: '100%' }}
+          placeholder={placeholder}
+        />
+      );
     case 'money':
       // Entered in yuan, stored in fen. The rest of the props (the id its label points at) pass on.
       return (
         <InputNumber
-          {...(props as object)}
-          value={typeof props.value === 'number' ? props.value / 100 : undefined}
-          onChange={(v) => props.onChange?.(typeof v === 'number' ? Math.round(v * 100) : null)}
+          {...passed}
+          value={hundredths(value)}
+          onChange={(v) => onChange?.(fromHundredths(v))}
           min={0}
           precision={2}
           prefix="¥"
@@ -129,9 +163,9 @@ export function FieldInput({
       // Entered as a percentage with two decimals, stored in basis points.
       return (
         <InputNumber
-          id={(props as { id?: string }).id}
-          value={typeof props.value === 'number' ? props.value / 100 : undefined}
-          onChange={(v) => props.onChange?.(typeof v === 'number' ? Math.round(v * 100) : null)}
+          id={passed.id}
+          value={hundredths(value)}
+          onChange={(v) => onChange?.(fromHundredths(v))}
           min={0}
           max={100}
           precision={2}
@@ -142,37 +176,37 @@ export function FieldInput({
       );
     case 'boolean':
       // The item's id, so its label names the switch (screen readers, and tests finding it by label).
-      return (
-        <Switch id={(props as { id?: string }).id} checked={Boolean(props.value)} onChange={props.onChange} />
-      );
+      return <Switch id={passed.id} checked={Boolean(value)} onChange={onChange} />;
     case 'enum':
       return (
         <Select
-          {...(props as object)}
+          {...props}
           placeholder={`请选择${field.label}`}
-          options={field.options?.map((o) => ({ value: o.value, label: o.label }))}
+          options={field.options.map((o) => ({ value: o.value, label: o.label }))}
         />
       );
     case 'date':
-    case 'datetime':
+    case 'datetime': {
+      const kind = field.kind;
       return (
         <DatePicker
-          showTime={field.kind === 'datetime'}
+          showTime={kind === 'datetime'}
           // A picked day counts at once; 确定 is not needed to keep it.
           needConfirm={false}
           style={{ width: '100%' }}
-          value={fromBusinessTime(props.value, field.kind as 'date' | 'datetime')}
-          onChange={(d) => props.onChange?.(toBusinessTime(d, field.kind as 'date' | 'datetime'))}
+          value={fromBusinessTime(value, kind)}
+          onChange={(d) => onChange?.(toBusinessTime(d, kind))}
         />
       );
+    }
     case 'time':
       return (
         <TimePicker
-          id={(props as { id?: string }).id}
+          id={passed.id}
           format="HH:mm"
           style={{ width: '100%' }}
-          value={props.value ? dayjs(`2000-01-01 ${props.value as string}`) : null}
-          onChange={(d) => props.onChange?.(d ? d.format('HH:mm') : null)}
+          value={value ? dayjs(`2000-01-01 ${String(value)}`) : null}
+          onChange={(d) => onChange?.(d ? d.format('HH:mm') : null)}
         />
       );
     case 'reference':
@@ -181,23 +215,34 @@ export function FieldInput({
     case 'tags':
       return <TagsInput field={field} {...props} />;
     case 'password':
-      return <Input.Password {...(props as object)} autoComplete="new-password" placeholder={placeholder} />;
+      return (
+        <Input.Password
+          {...passed}
+          value={textOf(value)}
+          onChange={onChange}
+          autoComplete="new-password"
+          placeholder={placeholder}
+        />
+      );
     case 'image':
     case 'images':
       return (
         <Upload
-          {...(props as Pick<UploadProps, 'value' | 'onChange' | 'id'>)}
+          {...passed}
+          value={urlsOf(value)}
+          onChange={onChange}
           accept={field.upload?.accept}
           maxSizeKb={field.upload?.maxSizeKb}
           multiple={field.kind === 'images'}
         />
       );
     default:
-      return <Input {...(props as object)} allowClear placeholder={placeholder} />;
+      return (
+        <Input {...passed} value={textOf(value)} onChange={onChange} allowClear placeholder={placeholder} />
+      );
   }
 }
 
-/** The table cell of one field. */
 /**
  * An enumeration's value as staff read it: its label, as a coloured tag when the contract gives the
  * option a colour (statuses of orders, invoices and leads), the value itself when unknown.
@@ -210,12 +255,19 @@ export function OptionTag({ options, value }: { options: readonly Option[]; valu
 
 /** A field's value as a list shows it, references by their options' names (the field's list endpoint). */
 export function ReferenceCell({ field, value }: { field: Field; value: unknown }) {
-  const references = field.kind === 'reference' || field.kind === 'references';
-  const options = useListOptions(references ? field.listEndpoint : undefined);
+  const options = useListOptions(
+    field.kind === 'reference' || field.kind === 'references' ? field.listEndpoint : undefined,
+  );
   const labels = useMemo(() => new Map(options.data?.map((o) => [o.value, o.label])), [options.data]);
   return <FieldCell field={field} value={value} labels={labels} />;
 }
 
+/** A referenced record's name, `#id` when its list does not name it. */
+const referenceName = (id: unknown, labels?: Map<number, string>) =>
+  (typeof id === 'number' ? labels?.get(id) : undefined) ?? `#${String(id)}`;
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** The table cell of one field. */
 export function FieldCell({
   field,
   value,
@@ -234,22 +286,26 @@ export function FieldCell({
     case 'boolean':
       return value ? <Tag color="green">是</Tag> : <Tag>否</Tag>;
     case 'enum':
-      return <OptionTag options={field.options ?? []} value={String(value)} />;
+      return <OptionTag options={field.options} value={String(value)} />;
     case 'datetime':
-      return formatTime(value as string);
+      return formatTime(String(value));
     case 'image':
       return <img src={String(value)} alt={field.label} className="resource-thumb" />;
     case 'images': {
       // A gallery listed in a table shows its first picture (the cover).
-      const [cover] = value as string[];
-      return cover ? <img src={cover} alt={field.label} className="resource-thumb" /> : '—';
+      const [cover] = listOf(value);
+      return cover ? <img src={String(cover)} alt={field.label} className="resource-thumb" /> : '—';
     }
     case 'reference':
-      return labels?.get(value as number) ?? `#${String(value)}`;
+      return referenceName(value, labels);
     case 'references':
-      return (value as number[]).map((id) => labels?.get(id) ?? `#${id}`).join('、') || '—';
+      return (
+        listOf(value)
+          .map((id) => referenceName(id, labels))
+          .join('、') || '—'
+      );
     case 'tags':
-      return (value as string[]).join('、') || '—';
+      return listOf(value).join('、') || '—';
     default:
       return String(value);
   }

@@ -31,7 +31,7 @@ export function Toolbar({ children }: { children: ReactNode }) {
 
 /** Form values as comparable text: keys sorted, so the order fields registered in does not count. */
 function valuesText(form: FormInstance): string {
-  const values = form.getFieldsValue(true) as Record<string, unknown>;
+  const values: Record<string, unknown> = form.getFieldsValue(true);
   return JSON.stringify(Object.fromEntries(Object.entries(values).sort(([a], [b]) => a.localeCompare(b))));
 }
 

@@ -48,7 +48,7 @@ export function addressOfQuery(query: PagedQuery, tab: string | null): URLSearch
   const params = new URLSearchParams();
   if (tab) params.set('tab', tab);
   for (const [key, value] of Object.entries(cleanPayload(query))) {
-    if (value === DEFAULT_PAGE[key as keyof typeof DEFAULT_PAGE]) continue;
+    if ((key === 'current' || key === 'size') && value === DEFAULT_PAGE[key]) continue;
     params.set(key, String(value));
   }
   return params;
@@ -139,13 +139,14 @@ export function useSearchForm(
   paged: { query: PagedQuery; ownArrival: () => boolean },
   valuesOf: (query: PagedQuery) => Record<string, unknown>,
 ) {
+  // The effect runs when the query's text changes, not each time the query object is made anew.
   const queryText = JSON.stringify(paged.query);
-  const latest = useRef({ valuesOf, ownArrival: paged.ownArrival });
-  latest.current = { valuesOf, ownArrival: paged.ownArrival };
+  const latest = useRef({ valuesOf, ownArrival: paged.ownArrival, query: paged.query });
+  latest.current = { valuesOf, ownArrival: paged.ownArrival, query: paged.query };
   useEffect(() => {
     if (latest.current.ownArrival()) return;
     form.resetFields();
-    form.setFieldsValue(latest.current.valuesOf(JSON.parse(queryText) as PagedQuery));
+    form.setFieldsValue(latest.current.valuesOf(latest.current.query));
   }, [form, queryText]);
 }
 

@@ -16,6 +16,7 @@ import { AreaCascader, fromAreaValue, toAreaValue } from '../../components/AreaC
 import { ResourcePage } from '../../components/resource/ResourcePage.tsx';
 import { useListOptions } from '../../components/resource/field-input.tsx';
 import { api } from '../../lib/request.ts';
+import { textOf } from '../../lib/values.ts';
 
 const AREA_REQUIRED = '请选择所在地区（省份/城市/区县）';
 
@@ -30,8 +31,8 @@ function AreaInput({
   id?: string;
 }) {
   const form = Form.useFormInstance();
-  const provinceCode = Form.useWatch('provinceCode', form) as string | null | undefined;
-  const regionCode = Form.useWatch('regionCode', form) as string | null | undefined;
+  const provinceCode = textOf(Form.useWatch('provinceCode', form));
+  const regionCode = textOf(Form.useWatch('regionCode', form));
   return (
     <AreaCascader
       id={id}

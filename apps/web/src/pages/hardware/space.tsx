@@ -2,16 +2,19 @@
  * 物理空间: a building's tree (building → floor → room / gate, loaded level by level from
  * `sub-space`, with each space's device count) above the list where spaces are created, edited and
  * removed (上级空间 offered as paths, only the chosen building's). The tree reloads whenever the
- * list changes.
+ * list changes. Staff holding hardware:emergency set a building's, floor's or room's 紧急模式 from its
+ * row.
  */
 import { useEffect, useState, type Key } from 'react';
-import { Card, Empty, Form, Select, Space, Tag, Tree, Typography, type TreeDataNode } from 'antd';
+import { Button, Card, Empty, Form, Select, Space, Tag, Tree, Typography, type TreeDataNode } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { prefixes, type ListOption, optionLabel } from '@cowork/contract';
+import { EMERGENCY_PERMISSION, prefixes, type ListOption, optionLabel } from '@cowork/contract';
 import { space, spaceKindOptions, spaceSubSpacePath } from '@cowork/contract/resources/space';
 import { useSpaceOptions } from '../../components/hardware/DevicePicker.tsx';
+import { EmergencyModeModal } from '../../components/hardware/EmergencyModeDialog.tsx';
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
-import { ResourcePage } from '../../components/resource/ResourcePage.tsx';
+import { usePermission } from '../../components/PermissionGate.tsx';
+import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
 import { api } from '../../lib/request.ts';
 
 interface SubSpace {
@@ -119,12 +122,32 @@ function ParentSpaceSelect(props: {
   );
 }
 
+/** The kinds a mode is set on: a gate takes its floor's or building's. */
+const modeKinds: readonly unknown[] = ['building', 'floor', 'room'];
+
 export default function SpacePage() {
+  const { can } = usePermission();
+  const [emergency, setEmergency] = useState<{ id: number; name: string }>();
+  // Only staff holding hardware:emergency see the action (the server checks it too).
+  const rowActions = can([EMERGENCY_PERMISSION])
+    ? (record: ResourceRecord) =>
+        modeKinds.includes(record.kind) && (
+          <Button
+            type="link"
+            size="small"
+            danger
+            onClick={() => setEmergency({ id: record.id, name: String(record.name) })}
+          >
+            紧急模式
+          </Button>
+        )
+    : undefined;
   return (
     <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
       <LinkBanner />
       <SpaceTree />
-      <ResourcePage resource={space} inputs={{ parentId: <ParentSpaceSelect /> }} />
+      <ResourcePage resource={space} inputs={{ parentId: <ParentSpaceSelect /> }} rowActions={rowActions} />
+      {emergency && <EmergencyModeModal space={emergency} onClose={() => setEmergency(undefined)} />}
     </Space>
   );
 }

@@ -14,6 +14,7 @@ import {
   scheduleStateLabels,
 } from '@cowork/contract/resources/banner';
 import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
+import { textOf } from '../../lib/values.ts';
 
 const stateColors = { pending: 'blue', showing: 'green', ended: 'default' } as const;
 
@@ -21,7 +22,7 @@ const scheduleColumn = {
   key: 'schedule',
   title: '展示状态',
   render: (_: unknown, record: ResourceRecord) => {
-    const state = scheduleState(record.startAt as string | null, record.endAt as string | null);
+    const state = scheduleState(textOf(record.startAt) ?? null, textOf(record.endAt) ?? null);
     return <Tag color={stateColors[state]}>{scheduleStateLabels[state]}</Tag>;
   },
 };

@@ -1,6 +1,8 @@
-import { Card, DatePicker, Form, Select, Space, Table, Tag, Typography, type TableProps } from 'antd';
-import { useQuery } from '@tanstack/react-query';
-import type { Dayjs } from 'dayjs';
+/**
+ * 操作日志: every write recorded by the server, newest first, searched by who, what and when; an
+ * expanded row shows the change field by field, labelled as the resource's screen labels them.
+ */
+import { Table, Tag, Typography } from 'antd';
 import {
   actorLabel,
   endpoints,
@@ -8,7 +10,6 @@ import {
   formatYuan,
   type AuditLogRecord,
   type Field,
-  type ListOption,
   optionLabel,
 } from '@cowork/contract';
 import {
@@ -19,27 +20,14 @@ import {
   auditResourceLabel,
   auditResourceLabels,
 } from '@cowork/contract/resources/audit-vocabulary';
-import { SearchButtons } from '../../components/resource/page-parts.tsx';
-import {
-  dayRangeOf,
-  numberOrKept,
-  usePagedQuery,
-  useSearchForm,
-} from '../../components/resource/use-paged-query.ts';
-import { dayRangeToIso, formatTime } from '../../lib/format.ts';
-import { api } from '../../lib/request.ts';
+import { ListPage, type ListDef } from '../../components/resource/ListPage.tsx';
+import { formatTime } from '../../lib/format.ts';
 import './log.css';
-
-interface SearchForm {
-  actorId?: number;
-  resource?: string;
-  action?: string;
-  range?: [Dayjs, Dayjs] | null;
-}
 
 const resourceOptions = Object.entries(auditResourceLabels)
   .map(([value, label]) => ({ value, label }))
   .sort((a, b) => a.label.localeCompare(b.label, 'zh-CN'));
+// Several actions share a label (修改 for edit and edit-published): each label is offered once.
 const actionOptions = [
   ...new Map(Object.entries(auditActionLabels).map(([value, label]) => [label, value])),
 ].map(([label, value]) => ({ value, label }));
@@ -58,8 +46,9 @@ function shownValue(field: Field | undefined, value: unknown): string {
   return String(value);
 }
 
-const asObject = (value: unknown): Record<string, unknown> =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const asObject = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
 
 interface DiffRow {
   key: string;
@@ -77,7 +66,7 @@ export function diffOf(record: Pick<AuditLogRecord, 'resource' | 'before' | 'aft
     (key) => key in before || key in after,
   );
   return keys.map((key) => {
-    const field = fields[key] as Field | undefined;
+    const field: Field | undefined = Object.hasOwn(fields, key) ? fields[key] : undefined;
     return {
       key,
       label: field?.label ?? auditCommonFieldLabels[key] ?? key,
@@ -91,30 +80,44 @@ export function diffOf(record: Pick<AuditLogRecord, 'resource' | 'before' | 'aft
   });
 }
 
-const columns: TableProps<AuditLogRecord>['columns'] = [
-  { title: '时间', dataIndex: 'at', width: 180, render: (at: string) => formatTime(at) },
-  {
-    title: '操作人',
-    dataIndex: 'actorName',
-    width: 180,
-    render: (_: unknown, { actorName, actorUsername }: AuditLogRecord) =>
-      actorLabel(actorName, actorUsername),
+const auditLogList: ListDef<AuditLogRecord> = {
+  queryKey: ['auditLogPage'],
+  source: { page: endpoints.auditLogPage },
+  searchClassName: 'audit-search',
+  filters: {
+    actorId: {
+      kind: 'reference',
+      label: '操作人',
+      endpoint: endpoints.auditLogActors,
+      searchable: true,
+      width: 200,
+    },
+    resource: { kind: 'choice', label: '资源', options: resourceOptions, searchable: true, width: 180 },
+    action: { kind: 'choice', label: '操作', options: actionOptions, searchable: true, width: 160 },
+    at: { kind: 'range', label: '时间', bounds: ['from', 'to'] },
   },
-  {
-    title: '操作',
-    dataIndex: 'action',
-    width: 140,
-    render: (action: string) => <Tag title={action}>{auditActionLabel(action)}</Tag>,
-  },
-  {
-    title: '资源',
-    dataIndex: 'resource',
-    ellipsis: true,
-    render: (resource: string) => <span title={resource}>{auditResourceLabel(resource)}</span>,
-  },
-  { title: '资源ID', dataIndex: 'resourceId', width: 120, render: (id: string | null) => id ?? '—' },
-  { title: 'IP', dataIndex: 'ip', width: 150, render: (ip: string | null) => ip ?? '—' },
-];
+  columns: [
+    { title: '时间', width: 180, render: (entry) => formatTime(entry.at) },
+    {
+      title: '操作人',
+      width: 180,
+      render: (entry) => actorLabel(entry.actorName, entry.actorUsername),
+    },
+    {
+      title: '操作',
+      width: 140,
+      render: (entry) => <Tag title={entry.action}>{auditActionLabel(entry.action)}</Tag>,
+    },
+    {
+      title: '资源',
+      ellipsis: true,
+      render: (entry) => <span title={entry.resource}>{auditResourceLabel(entry.resource)}</span>,
+    },
+    { title: '资源ID', value: 'resourceId', width: 120 },
+    { title: 'IP', value: 'ip', width: 150 },
+  ],
+  scrollX: 900,
+};
 
 function Change({ record }: { record: AuditLogRecord }) {
   const rows = diffOf(record);
@@ -137,80 +140,6 @@ function Change({ record }: { record: AuditLogRecord }) {
   );
 }
 
-/** 操作日志: every write recorded by the server, newest first, with its before and after. */
 export default function AuditLogPage() {
-  const [form] = Form.useForm<SearchForm>();
-  const paged = usePagedQuery<AuditLogRecord>(['auditLogPage'], endpoints.auditLogPage);
-  const { page, search, reset, turnPage, pagination } = paged;
-  useSearchForm(form, paged, (q) => ({
-    actorId: numberOrKept(q.actorId),
-    resource: q.resource,
-    action: q.action,
-    range: dayRangeOf(q.from, q.to),
-  }));
-  const actors = useQuery({
-    queryKey: ['auditLogActors'],
-    queryFn: () => api.get<ListOption[]>(endpoints.auditLogActors),
-  });
-
-  const onSearch = ({ actorId, resource, action, range }: SearchForm) =>
-    search({ actorId, resource, action, ...dayRangeToIso(range) });
-
-  return (
-    <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
-      <Card size="small">
-        <Form<SearchForm> form={form} layout="inline" onFinish={onSearch} className="audit-search">
-          <Form.Item name="actorId" label="操作人">
-            <Select
-              allowClear
-              showSearch={{ optionFilterProp: 'label' }}
-              placeholder="全部"
-              style={{ width: 200 }}
-              loading={actors.isFetching}
-              options={actors.data ?? []}
-            />
-          </Form.Item>
-          <Form.Item name="resource" label="资源">
-            <Select
-              allowClear
-              showSearch={{ optionFilterProp: 'label' }}
-              placeholder="全部"
-              style={{ width: 180 }}
-              options={resourceOptions}
-            />
-          </Form.Item>
-          <Form.Item name="action" label="操作">
-            <Select
-              allowClear
-              showSearch={{ optionFilterProp: 'label' }}
-              placeholder="全部"
-              style={{ width: 160 }}
-              options={actionOptions}
-            />
-          </Form.Item>
-          <Form.Item name="range" label="时间">
-            <DatePicker.RangePicker allowClear />
-          </Form.Item>
-          <SearchButtons
-            onReset={() => {
-              form.resetFields();
-              reset();
-            }}
-          />
-        </Form>
-      </Card>
-      <Card size="small">
-        <Table<AuditLogRecord>
-          rowKey="id"
-          size="middle"
-          columns={columns}
-          dataSource={page.data?.records ?? []}
-          loading={page.isFetching}
-          scroll={{ x: 900 }}
-          expandable={{ expandedRowRender: (record) => <Change record={record} /> }}
-          pagination={{ ...pagination, onChange: turnPage }}
-        />
-      </Card>
-    </Space>
-  );
+  return <ListPage list={auditLogList} expandedRow={(entry) => <Change record={entry} />} />;
 }

@@ -35,20 +35,26 @@ import { Upload } from '../../components/Upload.tsx';
 import { events } from '../../lib/events.ts';
 import { api, settled } from '../../lib/request.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
+import { numbersOf } from '../../lib/values.ts';
 
 const paths = resourcePaths(menu);
 const permissions = resourcePermissions(menu);
 const fields = menu.fields;
-const typeLabel = Object.fromEntries(menuTypeOptions.map((o) => [o.value, o.label])) as Record<
-  MenuKind,
-  string
->;
+const typeLabel = (kind: MenuKind) => menuTypeOptions.find((o) => o.value === kind)?.label;
 const typeColor: Record<MenuKind, string> = { group: 'blue', page: 'green', action: 'default' };
 /** The parent type each type sits under (null: top level only). */
 const parentTypeOf: Record<MenuKind, MenuKind | null> = { group: null, page: 'group', action: 'page' };
 
 type Row = Omit<MenuNode, 'children'> & { children?: Row[] };
 type Editing = { mode: 'new'; parent?: MenuNode } | { mode: 'edit'; node: MenuNode } | null;
+
+/** A drawer kept across a reload: a new menu (under a parent or not) or the edit of one. */
+const isEditing = (value: unknown): value is Exclude<Editing, null> =>
+  typeof value === 'object' &&
+  value !== null &&
+  'mode' in value &&
+  (value.mode === 'new' || (value.mode === 'edit' && 'node' in value));
+const menuKindOf = (value: unknown) => menuTypeOptions.find((o) => o.value === value)?.value;
 
 /** antd shows an expander for any `children` array: leaves get none. */
 const toRows = (nodes: MenuNode[]): Row[] =>
@@ -61,6 +67,39 @@ const flatten = (nodes: MenuNode[]): MenuNode[] => nodes.flatMap((n) => [n, ...f
 
 const menuQueryKey = ['sso-menu', 'menus'] as const;
 
+/** What a menu is: its name, type, route, code and icons (the switches and buttons follow). */
+const describingColumns: TableColumnsType<Row> = [
+  { key: 'name', title: '菜单名称', dataIndex: 'name', width: 260 },
+  {
+    key: 'type',
+    title: '类型',
+    dataIndex: 'type',
+    width: 80,
+    render: (v: MenuKind) => <Tag color={typeColor[v]}>{typeLabel(v)}</Tag>,
+  },
+  { key: 'url', title: '路由地址', dataIndex: 'url', render: (v: string) => v || '—' },
+  {
+    key: 'permission',
+    title: '权限编码',
+    dataIndex: 'permission',
+    render: (v: string | null) => (v ? <code>{v}</code> : '—'),
+  },
+  {
+    key: 'icon',
+    title: '图标',
+    width: 90,
+    render: (_: unknown, r: Row) =>
+      r.iconUrl || r.iconBrightUrl ? (
+        <Space size={4}>
+          {r.iconUrl && <img src={r.iconUrl} alt="图标" width={18} height={18} />}
+          {r.iconBrightUrl && <img src={r.iconBrightUrl} alt="高亮图标" width={18} height={18} />}
+        </Space>
+      ) : (
+        '—'
+      ),
+  },
+];
+
 export default function MenuPage() {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -70,7 +109,7 @@ export default function MenuPage() {
   const [form] = Form.useForm();
   const [editing, setEditing] = useState<Editing>(null);
   const [expanded, setExpanded] = useState<number[] | null>(null);
-  const type = Form.useWatch('type', form) as MenuKind | undefined;
+  const type = menuKindOf(Form.useWatch('type', form));
 
   const menus = useQuery({
     queryKey: menuQueryKey,
@@ -144,11 +183,11 @@ export default function MenuPage() {
   useKeptForm(
     'sso-menu',
     editing !== null,
-    () => ({ context: editing, values: form.getFieldsValue(true) as Record<string, unknown> }),
+    () => ({ context: editing, values: form.getFieldsValue(true) }),
     ({ context, values }) => {
       form.resetFields();
       form.setFieldsValue(values);
-      setEditing(context as Editing);
+      setEditing(isEditing(context) ? context : null);
     },
   );
 
@@ -161,7 +200,7 @@ export default function MenuPage() {
         .filter((n) => n.type !== 'action' && n.id !== editingId)
         .map((n) => ({
           value: n.id,
-          title: `${n.name}（${typeLabel[n.type]}）`,
+          title: `${n.name}（${typeLabel(n.type)}）`,
           disabled: n.type !== wanted,
           children: n.type === 'group' && wanted === 'page' ? [] : build(n.children),
         }));
@@ -169,35 +208,7 @@ export default function MenuPage() {
   }, [menus.data, type, editing]);
 
   const columns: TableColumnsType<Row> = [
-    { key: 'name', title: '菜单名称', dataIndex: 'name', width: 260 },
-    {
-      key: 'type',
-      title: '类型',
-      dataIndex: 'type',
-      width: 80,
-      render: (v: MenuKind) => <Tag color={typeColor[v]}>{typeLabel[v]}</Tag>,
-    },
-    { key: 'url', title: '路由地址', dataIndex: 'url', render: (v: string) => v || '—' },
-    {
-      key: 'permission',
-      title: '权限编码',
-      dataIndex: 'permission',
-      render: (v: string | null) => (v ? <code>{v}</code> : '—'),
-    },
-    {
-      key: 'icon',
-      title: '图标',
-      width: 90,
-      render: (_: unknown, r: Row) =>
-        r.iconUrl || r.iconBrightUrl ? (
-          <Space size={4}>
-            {r.iconUrl && <img src={r.iconUrl} alt="图标" width={18} height={18} />}
-            {r.iconBrightUrl && <img src={r.iconBrightUrl} alt="高亮图标" width={18} height={18} />}
-          </Space>
-        ) : (
-          '—'
-        ),
-    },
+    ...describingColumns,
     {
       key: 'visible',
       title: '显示',
@@ -321,7 +332,7 @@ export default function MenuPage() {
           scroll={{ x: 'max-content' }}
           expandable={{
             expandedRowKeys: expandedKeys,
-            onExpandedRowsChange: (keys) => setExpanded(keys as number[]),
+            onExpandedRowsChange: (keys) => setExpanded(numbersOf(keys)),
           }}
         />
       </Card>

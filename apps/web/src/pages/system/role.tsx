@@ -39,6 +39,7 @@ import { usePermission } from '../../components/PermissionGate.tsx';
 import { ResourcePage } from '../../components/resource/ResourcePage.tsx';
 import { api, settled } from '../../lib/request.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
+import { numberOf, numbersOf, textOf, textsOf } from '../../lib/values.ts';
 
 const permissions = resourcePermissions(role);
 
@@ -91,12 +92,10 @@ function GrantTree({ value = [], onChange }: { value?: number[]; onChange?: (ids
       treeData={treeData}
       checkedKeys={checked}
       onCheck={(keys, info) => {
-        const ids = [...(keys as number[]), ...((info.halfCheckedKeys ?? []) as number[])];
+        const ids = [...numbersOf(keys), ...numbersOf(info.halfCheckedKeys)];
         const idSet = new Set(ids);
         const carried = new Set(all.filter((n) => n.permission).map((n) => n.permission!));
-        const kept = ((form.getFieldValue('permissions') as string[] | undefined) ?? []).filter(
-          (c) => !carried.has(c),
-        );
+        const kept = textsOf(form.getFieldValue('permissions')).filter((c) => !carried.has(c));
         const granted = all.filter((n) => idSet.has(n.id) && n.type === 'action' && n.permission);
         form.setFieldValue(
           'permissions',
@@ -121,8 +120,8 @@ function CodeTags({ value = [] }: { value?: string[] }) {
 
 function Grants() {
   const form = Form.useFormInstance();
-  const code = Form.useWatch('code', form) as string | undefined;
-  const id = Form.useWatch('id', { form, preserve: true }) as number | undefined;
+  const code = textOf(Form.useWatch('code', form));
+  const id = numberOf(Form.useWatch('id', { form, preserve: true }));
   if (code === SUPER_ADMIN_ROLE && id !== undefined) {
     return <Alert type="info" showIcon title="超级管理员拥有全部菜单与权限，无需也不能修改授权。" />;
   }
@@ -174,7 +173,7 @@ function RoleGroups({ open, onClose }: { open: boolean; onClose: () => void }) {
           form={form}
           name="role-group"
           layout="inline"
-          onFinish={(v) => save.mutate(cleanPayload(v) as { name: string; sort: number })}
+          onFinish={({ id, name, sort }) => save.mutate({ id: id || undefined, name, sort })}
           style={{ marginBottom: 16 }}
         >
           <Form.Item name="id" hidden />
@@ -337,11 +336,11 @@ export default function RolePage() {
             key: 'grants',
             title: '权限',
             render: (_: unknown, r) => {
-              const codes = (r.permissions as string[] | undefined) ?? [];
+              const codes = textsOf(r.permissions);
               return codes.includes(ALL_PERMISSIONS) ? (
                 <Tag color="gold">全部权限</Tag>
               ) : (
-                `${(r.menuIds as number[] | undefined)?.length ?? 0} 个菜单，${codes.length} 个权限编码`
+                `${numbersOf(r.menuIds).length} 个菜单，${codes.length} 个权限编码`
               );
             },
           },

@@ -6,12 +6,13 @@
 import { useMemo, useState } from 'react';
 import { Avatar, Button, Descriptions, Drawer, Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { resourcePaths, type Field } from '@cowork/contract';
+import { resourcePaths } from '@cowork/contract';
 import { member } from '@cowork/contract/resources/member';
 import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
 import { FieldCell, useListOptions } from '../../components/resource/field-input.tsx';
 import { formatTime } from '../../lib/format.ts';
 import { api } from '../../lib/request.ts';
+import { textOf } from '../../lib/values.ts';
 
 const paths = resourcePaths(member);
 
@@ -26,7 +27,7 @@ function MemberDetail({ id, onClose }: { id: number | null; onClose: () => void 
   const record = detail.data;
   const cell = (key: keyof typeof member.fields) => (
     <FieldCell
-      field={member.fields[key] as Field}
+      field={member.fields[key]}
       value={record?.[key]}
       labels={key === 'sourceId' ? sourceLabels : undefined}
     />
@@ -38,9 +39,7 @@ function MemberDetail({ id, onClose }: { id: number | null; onClose: () => void 
       ) : (
         <Descriptions column={1} bordered size="small">
           <Descriptions.Item label="头像">
-            <Avatar src={(record.avatar as string | null) ?? undefined}>
-              {String(record.nickname ?? '').slice(0, 1)}
-            </Avatar>
+            <Avatar src={textOf(record.avatar)}>{String(record.nickname ?? '').slice(0, 1)}</Avatar>
           </Descriptions.Item>
           <Descriptions.Item label="昵称">{cell('nickname')}</Descriptions.Item>
           <Descriptions.Item label="手机号">{cell('phone')}</Descriptions.Item>
