@@ -43,6 +43,19 @@ export async function signInThroughForm(
 }
 
 /**
+ * Opens the header's user menu (it opens on hover) and clicks one of its entries, then waits for
+ * what that entry does. Hovered again if the click found the menu closing: antd lets clicks through
+ * a popup in its leave animation, and a loaded CI machine once lost a click that way.
+ */
+export async function chooseUserMenuEntry(page: Page, name: string, done: () => Promise<void>) {
+  await expect(async () => {
+    await page.getByTestId('user-dropdown').hover();
+    await page.getByRole('menuitem', { name }).click({ timeout: 5_000 });
+    await done();
+  }).toPass({ timeout: 30_000 });
+}
+
+/**
  * Signs in the way the login form does (the token endpoint, then the two token cookies), without
  * loading the login page and the home page first: a page load costs seconds on a 2-core machine.
  * The test's first `page.goto` opens the console signed in; `path` opens one here.

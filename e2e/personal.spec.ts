@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { demo, PNG, signInThroughForm } from './helpers';
+import { chooseUserMenuEntry, demo, PNG, signInThroughForm } from './helpers';
 
 test('个人中心: edit one’s nickname and email; the header follows without a reload', async ({ page }) => {
   await signInThroughForm(page, demo.yunying);
-  await page.getByTestId('user-dropdown').hover();
   // A labelled entry of the user menu (the name card above it links there too).
-  await page.getByRole('menuitem', { name: '个人中心' }).click();
-  await expect(page).toHaveURL(/\/personal$/);
+  await chooseUserMenuEntry(page, '个人中心', () =>
+    expect(page).toHaveURL(/\/personal$/, { timeout: 5_000 }),
+  );
   await expect(page.getByText('运营', { exact: true })).toBeVisible();
 
   const form = page.locator('form#profile');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { cookie, demo, signInThroughForm } from './helpers';
+import { chooseUserMenuEntry, cookie, demo, signInThroughForm } from './helpers';
 
 test.describe('sign-in', () => {
   test('the login page has no layout and validates its fields', async ({ page }) => {
@@ -145,9 +145,7 @@ test.describe('session', () => {
   test('logging out revokes the session and returns to login', async ({ page }) => {
     await signInThroughForm(page, demo.admin);
     const token = await cookie(page, 'access_token');
-    await page.getByTestId('user-dropdown').hover();
-    await page.getByText('退出登录').click();
-    await expect(page).toHaveURL(/\/login/);
+    await chooseUserMenuEntry(page, '退出登录', () => expect(page).toHaveURL(/\/login/, { timeout: 5_000 }));
     expect(await cookie(page, 'access_token')).toBeUndefined();
     expect(await page.evaluate(() => localStorage.getItem('user_info'))).toBeNull();
     // The old token no longer works on the server.
@@ -161,10 +159,8 @@ test.describe('session', () => {
 
   test('changing the password signs the user out and the new password works', async ({ page }) => {
     await signInThroughForm(page, demo.caiwu);
-    await page.getByTestId('user-dropdown').hover();
-    await page.getByText('修改密码').click();
     const dialog = page.getByRole('dialog', { name: '修改密码' });
-    await expect(dialog).toBeVisible();
+    await chooseUserMenuEntry(page, '修改密码', () => expect(dialog).toBeVisible({ timeout: 5_000 }));
     const field = dialog.getByLabel('密码', { exact: true });
     await field.focus();
     await field.blur();
