@@ -38,6 +38,10 @@ const serverProject = (engine: 'pglite' | 'postgres') => ({
     environment: 'node',
     env: { TEST_ENGINE: engine },
     globalSetup: ['apps/server/test/global-setup.ts'],
+    // Each file builds its own app on its own database, so the files need no module isolation;
+    // without it the server's module graph is loaded once per worker instead of once per file,
+    // which was ~4 s a file, a third of the suite's time.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -11,7 +11,7 @@ import { getTableColumns } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Fields, ResourceDef } from '@cowork/contract';
 import type { CrudOptions, ResourceTable } from '../src/lib/crud.ts';
-import { buildTestApp, type TestApp } from './helper.ts';
+import type { TestApp } from './helper.ts';
 
 const registered = vi.hoisted(
   () => [] as { resource: Pick<ResourceDef, 'key' | 'fields'>; table: ResourceTable }[],
@@ -39,6 +39,10 @@ const keptOutsideTable: Record<string, Record<string, string>> = {
 
 let t: TestApp;
 beforeAll(async () => {
+  // A fresh module graph, so the mock above wraps crudModule even when an earlier file of this
+  // worker already loaded the app (vitest without isolation).
+  vi.resetModules();
+  const { buildTestApp } = await import('./helper.ts');
   t = await buildTestApp({ seed: false });
   // Modules register (and build their crudModule routes) when the app gets ready.
   await t.app.ready();
