@@ -1,0 +1,69 @@
+/**
+ * The webhook outbox: a module records an event in the transaction of the change that causes it,
+ * so a change that rolls back sends nothing and a committed one is never lost (a crash included).
+ * Recording is one statement: no endpoint is looked up here; the webhook dispatcher
+ * (modules/webhook) fans events out into deliveries. The statement also fires a NOTIFY, which
+ * PostgreSQL delivers at commit only (never for a rolled-back change), to every instance's
+ * dispatcher: it wakes at once instead of at its next poll.
+ */
+import { sql } from 'drizzle-orm';
+import { webhookEventSchemas, type WebhookEventData, type WebhookEventType } from '@cowork/contract';
+import type { Executor } from '../db/client.ts';
+
+/** The channel the dispatcher listens on. */
+export const WEBHOOK_EVENTS_CHANNEL = 'webhook_events';
+
+/** One event of a batch: its type, the data its contract schema declares, and when it happened. */
+export type RecordedEvent = {
+  [T in WebhookEventType]: {
+    type: T;
+    data: WebhookEventData<T>;
+    /** When it happened, if not the transaction's time (a device's own clock, a batch of door events). */
+    occurredAt?: Date;
+  };
+}[WebhookEventType];
+
+interface Row {
+  type: WebhookEventType;
+  data: unknown;
+  occurredAt?: Date;
+}
+
+/** An event checked against its contract schema: a wrong shape is a bug of the caller, thrown. */
+function valuesOf({ type, data, occurredAt }: Row) {
+  const schema = webhookEventSchemas[type];
+  if (!schema) throw new Error(`Unknown webhook event type ${type}`);
+  const parsed = schema.safeParse(data);
+  if (!parsed.success)
+    throw new Error(`Webhook event ${type} does not match its contract: ${parsed.error.message}`);
+  const at = occurredAt ? sql`${occurredAt.toISOString()}::timestamptz` : sql`now()`;
+  return sql`(${type}, ${JSON.stringify(parsed.data)}::jsonb, ${at})`;
+}
+
+async function insertEvents(tx: Pick<Executor, 'execute'>, events: readonly Row[]) {
+  if (events.length === 0) return;
+  const rows = sql.join(events.map(valuesOf), sql`, `);
+  await tx.execute(sql`
+    with recorded as (
+      insert into webhook_events (type, data, occurred_at) values ${rows} returning id
+    )
+    select pg_notify(${WEBHOOK_EVENTS_CHANNEL}, '') from (select 1 from recorded limit 1) as one`);
+}
+
+/**
+ * Records events in `tx` (the caller's transaction) in one statement, whatever their number: for
+ * bursts such as a batch of door events.
+ */
+export async function recordEvents(tx: Pick<Executor, 'execute'>, events: readonly RecordedEvent[]) {
+  await insertEvents(tx, events);
+}
+
+/** Records one event in `tx`, the transaction of the change that causes it. */
+export async function recordEvent<T extends WebhookEventType>(
+  tx: Pick<Executor, 'execute'>,
+  type: T,
+  data: WebhookEventData<T>,
+  occurredAt?: Date,
+): Promise<void> {
+  await insertEvents(tx, [{ type, data, occurredAt }]);
+}
