@@ -15,6 +15,7 @@ const engineIndependent = [
   'apps/server/test/broker-limits.test.ts',
   'apps/server/test/device-cli.test.ts',
   'apps/server/test/enumerations.test.ts',
+  'apps/server/test/outbound.test.ts',
   'apps/server/test/production-start.test.ts',
   'apps/server/test/serializer.test.ts',
   'apps/server/test/security/excel-bomb.test.ts',
