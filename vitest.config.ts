@@ -17,6 +17,7 @@ const engineIndependent = [
   'apps/server/test/enumerations.test.ts',
   'apps/server/test/outbound.test.ts',
   'apps/server/test/production-start.test.ts',
+  'apps/server/test/robots.test.ts',
   'apps/server/test/serializer.test.ts',
   'apps/server/test/security/excel-bomb.test.ts',
   'apps/server/test/security/proxy.test.ts',
