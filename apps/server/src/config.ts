@@ -22,6 +22,7 @@ import {
   isTimeZone,
   REFRESH_TOKEN_TTL_SECONDS,
 } from '@cowork/contract';
+import { API_KEY_RATE_LIMIT } from '@cowork/contract/resources/api-key';
 
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -180,6 +181,11 @@ const envSchema = z.object({
     .default(DEFAULT_BUSINESS_TIME_ZONE),
   /** A request whose headers and body have not all arrived after this is cut (slow-body clients). */
   REQUEST_TIMEOUT_MS: positiveMillis(60_000),
+  API_KEY_RATE_LIMIT: z.coerce
+    .number({ error: 'must be a number of calls per minute' })
+    .int('must be a whole number')
+    .positive('must be greater than 0')
+    .default(API_KEY_RATE_LIMIT),
   /** Which proxies in front may set X-Forwarded-For: false, a number of hops, or their addresses. */
   TRUST_PROXY: z
     .string()
@@ -250,6 +256,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Requests per minute and address on the token endpoint (a second line behind login throttling). */
   tokenRateLimitPerMinute: number;
+  /** Calls per minute one API key (接口密钥) may make, across every instance. */
+  apiKeyRateLimitPerMinute: number;
 }
 
 export type TrustProxy = false | number | string[];
@@ -473,5 +481,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     tokenRateLimitPerMinute: 60,
+    apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT,
   };
 }

@@ -11,9 +11,11 @@ import { arrayContains, asc, eq, inArray } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { fieldInvalid, idOf, quoted } from '@cowork/contract';
+import { apiKeyMessages } from '@cowork/contract/resources/api-key';
 import type { Executor } from '../db/client.ts';
 import { buildings } from '../db/schema.ts';
-import { badRequest, queryText } from './http.ts';
+import { AppError, badRequest, queryText } from './http.ts';
+import { propertyOf, recordOf } from './unknown.ts';
 
 export function buildingScope(column: PgColumn, label: string) {
   return {
@@ -114,4 +116,44 @@ export async function floorsNote(request: FastifyRequest): Promise<string> {
     .orderBy(asc(buildings.name));
   const lines = rows.map((b) => `${b.name}：${b.floors?.length ? b.floors.join('、') : '无楼层（留空）'}`);
   return lines.length ? `各楼宇的楼层——${lines.join('；')}` : '';
+}
+
+/** The names a building is sent under: one (`buildingId`), or several (`buildingIds`). */
+const BUILDING_KEYS = ['buildingId', 'buildingIds'] as const;
+
+/** The building ids a query or body value names (a number, a numeric string, or a list of them). */
+function idsIn(value: unknown): number[] {
+  const items = Array.isArray(value)
+    ? value
+    : value === undefined || value === null || value === ''
+      ? []
+      : [value];
+  return items.map(Number);
+}
+
+/** Whether the route's query schema takes a building filter of this name (a zod object's shape). */
+const filtersBy = (request: FastifyRequest, key: string) =>
+  propertyOf(propertyOf(request.routeOptions.schema?.querystring, 'shape'), key) !== undefined;
+
+/**
+ * An API key limited to some buildings (接口密钥's 限定楼宇) acts only there, wherever a call names
+ * buildings: a query or body naming another one is refused (403), and a list that can be filtered by
+ * building is filtered by the key's (one building: filtered for it; several: the caller must pick
+ * one, 400). Runs before validation, on what was sent. Staff and unlimited keys pass untouched.
+ */
+export function limitToKeyBuildings(request: FastifyRequest) {
+  const allowed = request.user?.apiKey?.buildingIds;
+  if (!allowed?.length) return;
+  let query = recordOf(request.query);
+  for (const source of [query, recordOf(request.body)])
+    for (const key of BUILDING_KEYS)
+      if (idsIn(source[key]).some((id) => !allowed.includes(id)))
+        throw new AppError(403, apiKeyMessages.outsideBuildings);
+  if (request.method !== 'GET') return;
+  for (const key of BUILDING_KEYS) {
+    if (!filtersBy(request, key) || idsIn(query[key]).length > 0) continue;
+    if (allowed.length > 1) throw badRequest(apiKeyMessages.chooseBuilding(allowed));
+    query = { ...query, [key]: String(allowed[0]) };
+    request.query = query;
+  }
 }

@@ -69,7 +69,6 @@ export const apiKey = defineResource({
     },
   },
   actions: ['page', 'save'],
-  defaultSort: { field: 'name', order: 'ascend' },
 });
 
 /**
@@ -138,11 +137,15 @@ export const apiKeyMessages = {
   expired: '接口密钥已过期，请在 开放平台 → 接口密钥 中创建新的密钥',
   revokedInUse: '接口密钥已被吊销，请在 开放平台 → 接口密钥 中创建新的密钥',
   roleGone: '接口密钥所属的角色已被删除，该密钥不再可用，请创建新的密钥',
+  ownerGone: '创建该接口密钥的后台用户已被停用或删除，该密钥不再可用，请由其他后台用户创建新的密钥',
   /** 403 on the screens a key never reaches. */
   forbiddenEndpoint:
     '接口密钥不能调用密钥、角色、后台用户、菜单及登录账号相关的接口，请由后台用户在控制台中操作',
   /** 403 on a record outside the key's buildings. */
   outsideBuildings: '该接口密钥只能访问其限定楼宇的数据，此操作涉及其他楼宇',
+  /** 400 on a list filtered by building, called without naming one by a key limited to several. */
+  chooseBuilding: (ids: number[]) =>
+    `楼宇：该接口密钥限定了楼宇，请在查询参数 buildingId 中指定其中一个（编号 ${ids.join('、')}）`,
   /** 429 past the per-key rate. */
   rateLimited: (perMinute: number) => `接口密钥调用过于频繁（每分钟最多 ${perMinute} 次），请稍后再试`,
 };

@@ -13,9 +13,17 @@ import {
   listOption,
   messages,
 } from '@cowork/contract';
+import { apiKeyActorName } from '@cowork/contract/resources/api-key';
 import { auditLogs, ssoUsers } from '../../db/schema.ts';
 import { badRequest, envelope, ok, pageAndTotal, pageOf } from '../../lib/http.ts';
 import { parseTimeBound, toIso } from '../../lib/time.ts';
+import { propertyOf } from '../../lib/unknown.ts';
+
+/** A write made with an API key is named after the key (lib/audit.ts marks it), its creator beside it. */
+const keyOf = (value: unknown) => {
+  const name = propertyOf(propertyOf(value, 'apiKey'), 'name');
+  return typeof name === 'string' ? apiKeyActorName(name) : undefined;
+};
 
 export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -76,7 +84,7 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
         ...page,
         records: page.records.map(({ actorNickname, at, ...row }) => ({
           ...row,
-          actorName: actorNickname || row.actorUsername || null,
+          actorName: keyOf(row.after) ?? keyOf(row.before) ?? (actorNickname || row.actorUsername || null),
           at: toIso(at),
         })),
       });
