@@ -15,12 +15,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkOutboundUrl, hideUrlSecrets, postOutbound } from '../src/lib/outbound.ts';
 
 /** Names the test's resolver answers itself (to play a DNS answer that changes); others resolve for real. */
-const dns = vi.hoisted(() => ({ answers: new Map<string, string[]>() }));
+const dns = vi.hoisted(() => ({ answers: new Map<string, string[] | 'hang'>() }));
 vi.mock('node:dns/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:dns/promises')>();
   const lookup = ((host: string, options: object) => {
     const answer = dns.answers.get(host);
     if (!answer) return real.lookup(host, options);
+    if (answer === 'hang') return new Promise(() => {});
     return Promise.resolve(answer.map((address) => ({ address, family: isIP(address) })));
   }) as typeof real.lookup;
   return { ...real, default: { ...real, lookup }, lookup };
@@ -320,8 +321,37 @@ describe('postOutbound', () => {
     }
   });
 
+  it('counts a resolver that never answers against the same timeout', async () => {
+    dns.answers.set('slow-dns.example.com', 'hang');
+    const answer = await post('https://slow-dns.example.com/hook', { timeoutMs: 300 });
+    expect(answer).toMatchObject({ answer: '', error: '接收方在 0.3 秒内没有完成应答，已超时。' });
+    expect(answer.durationMs).toBeLessThan(1_500);
+  });
+
+  it('says so when the receiver hangs up in the middle of its answer', async () => {
+    const { port } = await receiver((_req, res) => {
+      res.writeHead(200, { 'Content-Length': '100' });
+      res.write('{"part":');
+      setTimeout(() => res.destroy(), 50);
+    });
+    const answer = await post(`http://127.0.0.1:${port}/`);
+    expect(answer).toMatchObject({
+      statusCode: 200,
+      answer: '{"part":',
+      error: expect.stringContaining('中断'),
+    });
+  });
+
   it('never throws: a malformed URL is an error answer', async () => {
     expect(await post('http://[not-an-address/')).toMatchObject({ answer: '', error: expect.any(String) });
+    const { hits, port } = await receiver((_req, res) => res.end('ok'));
+    // A header the request refuses: an error answer, nothing sent.
+    const header = await post(`http://127.0.0.1:${port}/`, { headers: { 'X-Note': 'a\r\nInjected: 1' } });
+    expect(header).toMatchObject({ answer: '', error: expect.any(String) });
+    // A malformed escape in the credentials is sent as typed.
+    expect(await post(`http://us%zzer:pw@127.0.0.1:${port}/`)).toMatchObject({ statusCode: 200 });
+    expect(hits).toHaveLength(1);
+    expect(hits[0].headers.authorization).toBe(`Basic ${Buffer.from('us%zzer:pw').toString('base64')}`);
   });
 
   describe('over https', () => {

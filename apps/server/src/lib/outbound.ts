@@ -168,25 +168,65 @@ function connectionError(error: NodeJS.ErrnoException): string {
   return code ? `推送失败（${code}），请稍后重试或检查推送地址。` : '推送失败，请稍后重试或检查推送地址。';
 }
 
+/** A URL's user or password as typed: percent escapes decoded, a malformed one kept as it is. */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 /** HTTP Basic credentials written into the URL (`https://user:pass@host`), if any. */
 function basicAuth(url: URL): string | null {
   if (!url.username && !url.password) return null;
-  const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  const pair = `${decoded(url.username)}:${decoded(url.password)}`;
   return `Basic ${Buffer.from(pair).toString('base64')}`;
+}
+
+const timeoutError = (timeoutMs: number) =>
+  `接收方在 ${Math.round(timeoutMs / 100) / 10} 秒内没有完成应答，已超时。`;
+
+/** `promise`, or null once `ms` have passed (the work itself goes on, unwatched). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), Math.max(0, ms))));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
  * POSTs `body` to `url` once. Never throws and never follows a redirect (a 3xx is an answer like any
- * other non-2xx). The address is checked at each call; the whole call, the answer's body included,
- * ends after `timeoutMs`; at most `maxAnswerBytes` of the answer are read, then the connection is
- * dropped, so a huge answer costs nothing.
+ * other non-2xx). The address is checked at each call; the whole call, name resolution and the
+ * answer's body included, ends after `timeoutMs`; at most `maxAnswerBytes` of the answer are read,
+ * then the connection is dropped, so a huge answer costs nothing.
  */
 export async function postOutbound(url: string, opts: OutboundPost): Promise<OutboundAnswer> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const check = await checkOutboundUrl(url, { allowPrivate: opts.allowPrivate });
-  if (!check.ok) return { durationMs: elapsed(), answer: '', error: check.reason };
+  try {
+    // A resolver that hangs counts against the call's time like a receiver that does.
+    const check = await within(checkOutboundUrl(url, { allowPrivate: opts.allowPrivate }), opts.timeoutMs);
+    if (check === null) return { durationMs: elapsed(), answer: '', error: timeoutError(opts.timeoutMs) };
+    if (!check.ok) return { durationMs: elapsed(), answer: '', error: check.reason };
+    return await send(url, check.addresses, opts, started);
+  } catch (error) {
+    // A header the request refuses (a line break in a value, …): an answer like any other failure.
+    return { durationMs: elapsed(), answer: '', error: connectionError(error as NodeJS.ErrnoException) };
+  }
+}
 
+/** The request itself, to the checked `addresses`, within what is left of the call's time. */
+function send(
+  url: string,
+  addresses: string[],
+  opts: OutboundPost,
+  started: number,
+): Promise<OutboundAnswer> {
+  const elapsed = () => Math.round(performance.now() - started);
   const target = new URL(url);
   const headers: Record<string, string> = { ...opts.headers };
   const authorization = basicAuth(target);
@@ -223,14 +263,11 @@ export async function postOutbound(url: string, opts: OutboundPost): Promise<Out
     const request = client.request(target, {
       method: 'POST',
       headers,
-      lookup: pinnedLookup(check.addresses),
+      lookup: pinnedLookup(addresses),
       // A fresh connection per call: a pooled one could outlive the address check.
       agent: false,
     });
-    const timer = setTimeout(() => {
-      const seconds = Math.round(opts.timeoutMs / 100) / 10;
-      finish(`接收方在 ${seconds} 秒内没有完成应答，已超时。`);
-    }, opts.timeoutMs);
+    const timer = setTimeout(() => finish(timeoutError(opts.timeoutMs)), opts.timeoutMs - elapsed());
 
     request.on('response', (response: IncomingMessage) => {
       statusCode = response.statusCode;
@@ -243,6 +280,12 @@ export async function postOutbound(url: string, opts: OutboundPost): Promise<Out
       });
       response.on('end', () => finish());
       response.on('error', (error) => finish(connectionError(error)));
+      // Closed before the whole answer came (and not by us): the receiver hung up.
+      response.on('close', () =>
+        finish(
+          response.complete ? undefined : connectionError({ code: 'ECONNRESET' } as NodeJS.ErrnoException),
+        ),
+      );
     });
     request.on('error', (error) => finish(connectionError(error)));
     request.end(opts.body);
