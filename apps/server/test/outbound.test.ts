@@ -140,6 +140,17 @@ describe('checkOutboundUrl', () => {
     }
   });
 
+  it('names an IPv4-mapped address in its IPv4 form', async () => {
+    expect(await checkOutboundUrl('http://[::ffff:10.0.0.5]/', { allowPrivate: false })).toEqual({
+      ok: false,
+      reason: expect.stringContaining('（10.0.0.5）'),
+    });
+    expect(await checkOutboundUrl('http://[::ffff:169.254.169.254]/', { allowPrivate: true })).toEqual({
+      ok: false,
+      reason: expect.stringContaining('（169.254.169.254）'),
+    });
+  });
+
   it('refuses a name that resolves to loopback (localhost) without WEBHOOK_ALLOW_PRIVATE', async () => {
     const refused = await checkOutboundUrl('http://localhost:3000/hook', { allowPrivate: false });
     expect(refused).toEqual({

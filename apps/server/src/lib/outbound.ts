@@ -63,13 +63,22 @@ const privateNetworks = blockList(PRIVATE);
 
 const familyOf = (address: string): Family => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
 
+/** An IPv4-mapped address as people write it: `::ffff:7f00:1` → `127.0.0.1`. */
+function shown(address: string): string {
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!mapped) return address;
+  const [high, low] = [parseInt(mapped[1], 16), parseInt(mapped[2], 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
 /** Why `address` may not be called, or null when it may. */
-function refusal(address: string, allowPrivate: boolean): string | null {
-  const family = familyOf(address);
-  if (never.check(address, family)) {
+function refusal(ip: string, allowPrivate: boolean): string | null {
+  const family = familyOf(ip);
+  const address = shown(ip);
+  if (never.check(ip, family)) {
     return `推送地址指向链路本地、组播或云服务器元数据等保留地址（${address}），任何情况下都不能推送，请换一个地址。`;
   }
-  if (!allowPrivate && privateNetworks.check(address, family)) {
+  if (!allowPrivate && privateNetworks.check(ip, family)) {
     return `推送地址指向内网或本机地址（${address}），已拒绝。如需推送到内网接收方，请设置 WEBHOOK_ALLOW_PRIVATE=true。`;
   }
   return null;
