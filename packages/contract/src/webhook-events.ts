@@ -243,7 +243,7 @@ export const webhookEventSchemas = {
   'invoice.issued': event('invoice.issued', '开票申请已开具发票', {
     ...invoiceEvent,
     invoiceNo: z.string().describe('发票号码'),
-    fileUrl: z.string().nullable().describe('发票文件地址'),
+    fileUrl: z.string().nullable().describe('发票 PDF 在控制台的地址（员工登录或接口密钥可下载）'),
     issuedAt: instant('开具时间'),
   }),
   'invoice.rejected': event('invoice.rejected', '开票申请被驳回（订单可重新申请）', {
@@ -431,7 +431,7 @@ export const webhookEventExamples: { [T in WebhookEventType]: WebhookEventData<T
   'invoice.issued': {
     ...invoice,
     invoiceNo: '24112000000123456789',
-    fileUrl: 'https://console.example.com/api/basic/admin/v1/oss/file/invoices/318.pdf',
+    fileUrl: '/file/uploads/2026/11/22/9f3c1a7e-invoice-318.pdf',
     issuedAt: '2026-11-22T11:00:00.000+08:00',
   },
   'invoice.rejected': {

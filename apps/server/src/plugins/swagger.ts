@@ -94,7 +94,9 @@ function staffOnly(app: FastifyInstance) {
 
 export async function registerSwagger(app: FastifyInstance) {
   for (const [schema, id] of components) {
-    if (!z.globalRegistry.has(schema)) z.globalRegistry.add(schema, { id });
+    // A described schema is in the registry already, without an id: the id joins its description.
+    const meta = z.globalRegistry.get(schema);
+    if (!meta?.id) z.globalRegistry.add(schema, { ...meta, id });
   }
   await app.register(swagger, {
     openapi: {

@@ -25,6 +25,7 @@ import { crudModule, type ValuesOf, type WriteContext } from '../../lib/crud.ts'
 import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
 import { staffActor } from '../../device-link/actors.ts';
+import { recordGroupMembers, recordMemberCreated } from './webhook-events.ts';
 
 const ENTERPRISE_SOURCE = { name: '企业导入', code: 'enterprise' };
 const phoneLabel = kreatorUser.fields.phone.label;
@@ -49,17 +50,28 @@ async function enterpriseSourceId(tx: Executor): Promise<number | null> {
   return source?.id ?? null;
 }
 
-/** The member with this phone, created (企业导入, the group's company) when there is none. */
-export async function memberOfPhone(tx: Executor, phone: string, name: string, companyName: string) {
+/**
+ * The member with this phone, created (企业导入, the group's company) when there is none; `created`
+ * hears of a member made (staff's changes tell webhooks, the demo's seeding does not).
+ */
+export async function memberOfPhone(
+  tx: Executor,
+  phone: string,
+  name: string,
+  companyName: string,
+  created?: (member: typeof members.$inferSelect) => Promise<void>,
+) {
   const find = () =>
     tx.select({ id: members.id, status: members.status }).from(members).where(eq(members.phone, phone));
   let [member] = await find();
   if (!member) {
     const sourceId = await enterpriseSourceId(tx);
-    await tx
+    const [made] = await tx
       .insert(members)
       .values({ phone, nickname: name, realName: name, companyName, sourceId })
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning();
+    if (made) await created?.(made);
     [member] = await find();
   }
   if (member.status !== 'enabled')
@@ -84,8 +96,18 @@ const options = {
     // An import row whose phone was refused is already reported: there is no member to link.
     if (typeof values.phone !== 'string') return values;
     const name = typeof values.name === 'string' ? values.name : '';
-    const memberId = await memberOfPhone(tx, values.phone, name, group.companyName);
+    const memberId = await memberOfPhone(tx, values.phone, name, group.companyName, (member) =>
+      recordMemberCreated(tx, member),
+    );
     return { ...values, memberId };
+  },
+  // Added one by one or imported (a group's members are never edited).
+  async afterWrite(
+    record: typeof kreatorUsers.$inferSelect,
+    _values: unknown,
+    { tx }: Pick<WriteContext, 'tx'>,
+  ) {
+    await recordGroupMembers(tx, 'enterprise.member.added', [record]);
   },
 };
 
@@ -102,6 +124,7 @@ export const kreatorUserRoutes: FastifyPluginAsyncZod = async (app) => {
     crudModule({
       ...options,
       afterCommit: ({ after }, request) => resync(request, [after.groupId]),
+      beforeRemove: (rows, { tx }) => recordGroupMembers(tx, 'enterprise.member.removed', rows),
       afterRemove: (rows, request) =>
         resync(
           request,
@@ -175,6 +198,7 @@ export const kreatorUserRoutes: FastifyPluginAsyncZod = async (app) => {
           added.map((row) => ({ action: 'bind', resource: kreatorUser.key, resourceId: row.id, after: row })),
           tx,
         );
+        await recordGroupMembers(tx, 'enterprise.member.added', added);
         return { added: added.length, skipped: ids.length - added.length };
       });
       resync(request, [groupId]);

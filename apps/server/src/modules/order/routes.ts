@@ -46,6 +46,7 @@ import { actorOf, creditCompanyCard } from '../company-card/ledger.ts';
 import { giveBack } from './activity-sale.ts';
 import { bookingTimes, restoreCard } from './booking.ts';
 import { saveRoutes } from './save.ts';
+import { recordOrderMoved } from './webhook-events.ts';
 import { staffActor } from '../../device-link/actors.ts';
 
 type Order = typeof orders.$inferSelect;
@@ -370,6 +371,7 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
         actorId: request.user?.id ?? null,
         reason,
       });
+      await recordOrderMoved(tx, moved);
       movedOrder = moved;
       return detailOf(tx, moved);
     });

@@ -43,6 +43,7 @@ import { sellingActivities, takeActivityStock } from './activity-sale.ts';
 import { formatOrderNo, reserveOrderIds } from './order-number.ts';
 import { cardTables, saleProducts } from './save-products.ts';
 import { stationSnapshot, teamCardSnapshot, userCardSnapshot } from './snapshot.ts';
+import { recordOrderCreated } from './webhook-events.ts';
 import { staffActor } from '../../device-link/actors.ts';
 
 type Order = typeof orders.$inferSelect;
@@ -305,6 +306,7 @@ export function saveRoutes(
           tx,
         );
       }
+      await recordOrderCreated(tx, order);
       created = order;
       return detail(tx, order);
     });

@@ -23,11 +23,12 @@ import {
   type SpaceModeDevice,
 } from '@cowork/contract';
 import { rowsOf, type Executor } from '../../db/client.ts';
-import { spaces } from '../../db/schema.ts';
+import { buildings, spaces } from '../../db/schema.ts';
 import { staffActor } from '../../device-link/actors.ts';
 import { deviceModesOf } from '../../device-link/modes.ts';
 import { audit } from '../../lib/audit.ts';
 import { envelope, notFound, ok } from '../../lib/http.ts';
+import { recordEvent } from '../../lib/outbox.ts';
 import { toIso } from '../../lib/time.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { spacePathsOf } from '../space/paths.ts';
@@ -120,15 +121,29 @@ const spaceModeRoutes: FastifyPluginAsyncZod = async (app) => {
       const space = await app.db.transaction(async (tx) => {
         const before = await spaceOrNotFound(tx, spaceId);
         const changedAt = new Date();
+        const changedBy = user.nickname || user.username;
         await tx
           .update(spaces)
-          .set({
-            mode,
-            modeReason: reason,
-            modeChangedAt: changedAt,
-            modeChangedBy: user.nickname || user.username,
-          })
+          .set({ mode, modeReason: reason, modeChangedAt: changedAt, modeChangedBy: changedBy })
           .where(eq(spaces.id, spaceId));
+        // The same mode set again (a new reason) is no change of mode for webhooks.
+        if (before.mode !== mode) {
+          const [building] = await tx
+            .select({ name: buildings.name })
+            .from(buildings)
+            .where(eq(buildings.id, before.buildingId));
+          await recordEvent(tx, 'space.mode.changed', {
+            spaceId,
+            spaceName: before.name,
+            buildingId: before.buildingId,
+            buildingName: building?.name ?? null,
+            mode,
+            previousMode: before.mode,
+            reason,
+            changedBy,
+            changedAt: toIso(changedAt),
+          });
+        }
         await audit(
           request,
           {
