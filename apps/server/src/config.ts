@@ -186,6 +186,11 @@ const envSchema = z.object({
     .int('must be a whole number')
     .positive('must be greater than 0')
     .default(API_KEY_RATE_LIMIT),
+  /** Webhooks and group robots may be sent to loopback and private addresses (on-premise receivers, tests). */
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
   /** Which proxies in front may set X-Forwarded-For: false, a number of hops, or their addresses. */
   TRUST_PROXY: z
     .string()
@@ -256,6 +261,11 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Requests per minute and address on the token endpoint (a second line behind login throttling). */
   tokenRateLimitPerMinute: number;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE: webhook and robot URLs may point at loopback and private networks
+   * (link-local and cloud metadata addresses stay refused).
+   */
+  webhookAllowPrivate: boolean;
   /** Calls per minute one API key (接口密钥) may make, across every instance. */
   apiKeyRateLimitPerMinute: number;
 }
@@ -481,6 +491,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     tokenRateLimitPerMinute: 60,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT,
   };
 }

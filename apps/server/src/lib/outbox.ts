@@ -8,10 +8,12 @@
  */
 import { sql } from 'drizzle-orm';
 import { webhookEventSchemas, type WebhookEventData, type WebhookEventType } from '@cowork/contract';
-import type { Executor } from '../db/client.ts';
+import { rowsOf, type Executor } from '../db/client.ts';
 
 /** The channel the dispatcher listens on. */
 export const WEBHOOK_EVENTS_CHANNEL = 'webhook_events';
+
+const EVENTS_PER_STATEMENT = 5_000;
 
 /** One event of a batch: its type, the data its contract schema declares, and when it happened. */
 export type RecordedEvent = {
@@ -40,14 +42,27 @@ function valuesOf({ type, data, occurredAt }: Row) {
   return sql`(${type}, ${JSON.stringify(parsed.data)}::jsonb, ${at})`;
 }
 
-async function insertEvents(tx: Pick<Executor, 'execute'>, events: readonly Row[]) {
-  if (events.length === 0) return;
+/** The row an event got: `id` for the deliveries, `eventId` as receivers see it. */
+export interface RecordedRow {
+  id: number;
+  eventId: string;
+}
+
+async function insertEvents(tx: Pick<Executor, 'execute'>, events: readonly Row[]): Promise<RecordedRow[]> {
+  if (events.length === 0) return [];
   const rows = sql.join(events.map(valuesOf), sql`, `);
-  await tx.execute(sql`
+  const recorded = await rowsOf<{ id: string | number; eventId: string }>(
+    tx,
+    sql`
     with recorded as (
-      insert into webhook_events (type, data, occurred_at) values ${rows} returning id
+      insert into webhook_events (type, data, occurred_at) values ${rows} returning id, event_id
+    ),
+    notified as (
+      select pg_notify(${WEBHOOK_EVENTS_CHANNEL}, '') from (select 1 from recorded limit 1) as one
     )
-    select pg_notify(${WEBHOOK_EVENTS_CHANNEL}, '') from (select 1 from recorded limit 1) as one`);
+    select id, event_id as "eventId" from recorded cross join (select count(*) from notified) as n`,
+  );
+  return recorded.map((r) => ({ id: Number(r.id), eventId: r.eventId }));
 }
 
 /**
@@ -55,7 +70,9 @@ async function insertEvents(tx: Pick<Executor, 'execute'>, events: readonly Row[
  * bursts such as a batch of door events.
  */
 export async function recordEvents(tx: Pick<Executor, 'execute'>, events: readonly RecordedEvent[]) {
-  await insertEvents(tx, events);
+  // PostgreSQL takes at most 65 535 parameters a statement: 3 an event.
+  for (let i = 0; i < events.length; i += EVENTS_PER_STATEMENT)
+    await insertEvents(tx, events.slice(i, i + EVENTS_PER_STATEMENT));
 }
 
 /** Records one event in `tx`, the transaction of the change that causes it. */
@@ -66,4 +83,14 @@ export async function recordEvent<T extends WebhookEventType>(
   occurredAt?: Date,
 ): Promise<void> {
   await insertEvents(tx, [{ type, data, occurredAt }]);
+}
+
+/** Records one event like recordEvent, answering its row (the webhook module queues a test with it). */
+export async function recordEventRow<T extends WebhookEventType>(
+  tx: Pick<Executor, 'execute'>,
+  type: T,
+  data: WebhookEventData<T>,
+): Promise<RecordedRow> {
+  const [row] = await insertEvents(tx, [{ type, data }]);
+  return row;
 }

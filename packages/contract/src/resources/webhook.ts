@@ -15,7 +15,10 @@ const base = `${prefixes.basic}/webhook`;
 
 /** The console API of 推送地址, as issue 29 fixes it (envelope `{code, msg, data}`). */
 export const webhookApi = {
-  /** POST `webhookSave` → `{id, secret}`: our signing secret, the only time it is shown (null for robots). */
+  /**
+   * POST `webhookSave` → `{id, secret}`: our signing secret, the only time it is shown (null for
+   * robots; their `secret` in the body is the robot's own, 钉钉's 加签 or 飞书's 签名校验).
+   */
   save: `${base}/save`,
   /** PUT `webhookEdit`; enabling again clears why it was turned off and sends what is still queued. */
   edit: `${base}/edit`,
@@ -77,6 +80,9 @@ export const webhookKindLabels: Record<WebhookKind, string> = {
   feishu: '飞书群机器人',
 };
 
+/** The robots whose messages are signed with a secret of theirs (the save's `secret`). */
+export const robotSecretKinds: readonly WebhookKind[] = ['dingtalk', 'feishu'];
+
 export const webhookDeliveryStatuses = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
 export const webhookDeliveryStatusLabels: Record<WebhookDeliveryStatus, string> = {
@@ -104,10 +110,10 @@ export const webhookMessages = {
   testNotSubscribable: '测试事件无需订阅：点击「发送测试」即会推送到该地址',
   enabledInvalid: '启用必须是 true 或 false',
   remarkTooLong: '备注最多 200 个字符，请删减后重试',
-  robotSecretTooLong: '加签密钥最多 200 个字符',
-  robotSecretOnlyDingtalk: '只有钉钉群机器人需要填写加签密钥，请清空该项',
+  robotSecretTooLong: '机器人签名密钥最多 200 个字符',
+  robotSecretNotUsed: '只有钉钉（加签）和飞书（签名校验）群机器人需要填写签名密钥，请清空该项',
   kindUnchangeable: '推送地址的类型不能修改；如需改为其他类型，请新建一个推送地址',
-  robotNoSecret: '群机器人没有签名密钥，无需更换；钉钉的加签密钥请在编辑中修改',
+  robotNoSecret: '群机器人的消息不由控制台签名，无需更换密钥；钉钉、飞书的签名密钥请在编辑中修改',
   testDisabled: '该推送地址已停用，请先启用后再发送测试',
   resendTarget: '请选择要重新发送的记录，或选择推送地址和时间范围',
   resendRange: '按时间范围重新发送时，请同时选择推送地址、开始时间和结束时间',
@@ -127,7 +133,7 @@ export const webhookFieldLabels: Record<string, string> = {
   events: '推送事件',
   enabled: '启用',
   remark: '备注',
-  secret: '加签密钥',
+  secret: '机器人签名密钥',
   ids: '推送记录',
   endpointId: '推送地址',
   eventType: '事件类型',
@@ -169,7 +175,7 @@ const events = z
 
 const enabled = z.boolean({ error: webhookMessages.enabledInvalid });
 const remark = z.string().trim().max(200, webhookMessages.remarkTooLong).nullish();
-/** 钉钉's 加签 secret (`SEC…`): blank keeps none (save) or the one kept (edit). */
+/** A robot's signing secret (钉钉's 加签 `SEC…`, 飞书's 签名校验): blank is none (save) or keeps it (edit). */
 const robotSecret = z.string().trim().max(200, webhookMessages.robotSecretTooLong).optional();
 const endpointId = idOf('推送地址编号必须是正整数');
 
@@ -185,8 +191,8 @@ export const webhookSave = z
     secret: robotSecret,
   })
   .superRefine((body, ctx) => {
-    if (body.secret && body.kind !== 'dingtalk')
-      ctx.addIssue({ code: 'custom', path: ['secret'], message: webhookMessages.robotSecretOnlyDingtalk });
+    if (body.secret && !robotSecretKinds.includes(body.kind))
+      ctx.addIssue({ code: 'custom', path: ['secret'], message: webhookMessages.robotSecretNotUsed });
   });
 export type WebhookSave = z.input<typeof webhookSave>;
 
@@ -197,7 +203,7 @@ export const webhookSaved = z.object({
 });
 export type WebhookSaved = z.output<typeof webhookSaved>;
 
-/** `webhook/edit`: the kind stays; `secret` (钉钉) replaces the robot's when given. */
+/** `webhook/edit`: the kind stays; `secret` (钉钉, 飞书) replaces the robot's when given. */
 export const webhookEdit = z.object({
   id: endpointId,
   name,
