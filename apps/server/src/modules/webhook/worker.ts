@@ -40,9 +40,10 @@ const POLL_MS = 500;
 const DISPATCH_BATCH = 200;
 /** Attempts in flight on one instance, and for one endpoint. */
 const MAX_IN_FLIGHT = 64;
-export const WEBHOOK_MAX_PER_ENDPOINT = 8;
-/** Results written per statement. */
+export const WEBHOOK_MAX_PER_ENDPOINT = 16;
+/** Results written per statement, and how long the first waits for others to join it. */
 const RECORD_BATCH = 200;
+const RECORD_GATHER_MS = 5;
 /** A claim outlives the longest attempt (the timeout) with room for recording its result. */
 const LEASE_MS = WEBHOOK_TIMEOUT_MS + 20_000;
 /** A stopping worker waits this long for attempts in flight; the rest are retried after their lease. */
@@ -194,13 +195,17 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
         returning 1
       )
       update webhook_events set dispatched_at = now()
-      where id in (select id from batch)
+      where id = any(array(select id from batch))
       returning id`,
     );
     return taken.length;
   }
 
-  /** Claims the due deliveries this instance has room for, and starts their attempts. */
+  /**
+   * Claims the due deliveries this instance has room for, and starts their attempts. The chosen ids
+   * are gathered once (`= any(array(…))`): a burst fills the table faster than statistics follow,
+   * and a planner that expects one row would run the choice again for every pending row.
+   */
   async function claim(): Promise<void> {
     const free = MAX_IN_FLIGHT - inFlight.size;
     if (free <= 0) return;
@@ -208,14 +213,15 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     const claimed = await rowsOf<Claimed>(
       db,
       sql`
-      with candidates as (
+      with candidates as materialized (
         select x.id
         from webhook_endpoints e
         cross join lateral (
           select d.id from webhook_deliveries d
           where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= now()
             and (d.claimed_until is null or d.claimed_until < now())
-          order by d.next_attempt_at, d.id
+          -- The due index's order alone: it stops after the few it needs, however long the queue.
+          order by d.next_attempt_at
           limit greatest(0, ${WEBHOOK_MAX_PER_ENDPOINT} - coalesce((${busy}::jsonb ->> e.id::text)::int, 0))
         ) x
         where e.enabled
@@ -223,14 +229,14 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       ),
       locked as (
         select d.id from webhook_deliveries d
-        where d.id in (select id from candidates) and d.status = 'pending'
+        where d.id = any(array(select id from candidates)) and d.status = 'pending'
           and (d.claimed_until is null or d.claimed_until < now())
         for update of d skip locked
       )
       update webhook_deliveries d
       set claimed_until = now() + ${LEASE_MS} * interval '1 millisecond'
       from webhook_events ev, webhook_endpoints e
-      where d.id in (select id from locked) and ev.id = d.event_row_id and e.id = d.endpoint_id
+      where d.id = any(array(select id from locked)) and ev.id = d.event_row_id and e.id = d.endpoint_id
       returning d.id, d.endpoint_id as "endpointId", e.kind, d.attempts,
         d.claimed_until::text as "claimedUntil", ev.event_id as "eventId", ev.type, ev.data,
         ev.occurred_at as "occurredAt", e.url_sealed as "urlSealed", e.secret_sealed as "secretSealed",
@@ -347,9 +353,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     }
   }
 
+  /** Writes the results a few milliseconds from now, with those that end meanwhile. */
   function flushSoon() {
     if (flushing) return;
-    flushing = flush().finally(() => {
+    flushing = new Promise((wait) => setTimeout(wait, RECORD_GATHER_MS)).then(flush).finally(() => {
       flushing = undefined;
       if (results.length > 0) flushSoon();
     });
