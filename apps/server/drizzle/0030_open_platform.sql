@@ -66,6 +66,8 @@ CREATE TABLE "webhook_events" (
 );
 --> statement-breakpoint
 ALTER TABLE "alerts" DROP CONSTRAINT "alerts_kind_check";--> statement-breakpoint
+ALTER TABLE "audit_logs" ADD COLUMN "api_key_id" integer;--> statement-breakpoint
+ALTER TABLE "audit_logs" ADD COLUMN "api_key_name" text;--> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_role_id_sso_roles_id_fk" FOREIGN KEY ("role_id") REFERENCES "public"."sso_roles"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_endpoint_id_webhook_endpoints_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."webhook_endpoints"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_event_row_id_webhook_events_id_fk" FOREIGN KEY ("event_row_id") REFERENCES "public"."webhook_events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -77,4 +79,6 @@ CREATE INDEX "webhook_endpoints_enabled_idx" ON "webhook_endpoints" USING btree 
 CREATE UNIQUE INDEX "webhook_events_event_id_key" ON "webhook_events" USING btree ("event_id");--> statement-breakpoint
 CREATE INDEX "webhook_events_undispatched_idx" ON "webhook_events" USING btree ("id") WHERE dispatched_at is null;--> statement-breakpoint
 CREATE INDEX "webhook_events_occurred_idx" ON "webhook_events" USING btree ("occurred_at");--> statement-breakpoint
+ALTER TABLE "audit_logs" ADD CONSTRAINT "audit_logs_api_key_id_api_keys_id_fk" FOREIGN KEY ("api_key_id") REFERENCES "public"."api_keys"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "audit_logs_api_key_idx" ON "audit_logs" USING btree ("api_key_id") WHERE api_key_id is not null;--> statement-breakpoint
 ALTER TABLE "alerts" ADD CONSTRAINT "alerts_kind_check" CHECK (kind in ('device-offline', 'alarm', 'sync-stuck', 'refusals', 'rollout-halted', 'webhook-disabled'));

@@ -31,27 +31,17 @@ function redact(value: unknown): unknown {
   return value;
 }
 
-/**
- * A write made with an API key names the key (`apiKey: {id, name}`) in the entry's after (its before
- * when nothing is left after), beside its creator as the actor: the 操作日志 shows it as
- * 接口密钥：<name>. (The log has no column of its own for it yet.)
- */
-function withKey(request: FastifyRequest, before: unknown, after: unknown) {
-  const key = request.user?.apiKey;
-  if (!key) return { before, after };
-  const mark = (value: unknown) => ({
-    ...(typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}),
-    apiKey: { id: key.id, name: key.name },
-  });
-  return after !== null || before === null ? { before, after: mark(after) } : { before: mark(before), after };
-}
-
 const rowOf = (request: FastifyRequest, entry: AuditEntry) => ({
   actorId: entry.actorId !== undefined ? entry.actorId : (request.user?.id ?? null),
+  // A write made with an API key: its creator is the actor, the key is named beside them (the
+  // 操作日志 shows 接口密钥：<name>); the name stays should the key be removed.
+  apiKeyId: request.user?.apiKey?.id ?? null,
+  apiKeyName: request.user?.apiKey?.name ?? null,
   action: entry.action,
   resource: entry.resource,
   resourceId: entry.resourceId === undefined || entry.resourceId === null ? null : String(entry.resourceId),
-  ...withKey(request, redact(entry.before), redact(entry.after)),
+  before: redact(entry.before),
+  after: redact(entry.after),
   ip: request.ip,
 });
 

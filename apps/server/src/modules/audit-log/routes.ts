@@ -17,13 +17,6 @@ import { apiKeyActorName } from '@cowork/contract/resources/api-key';
 import { auditLogs, ssoUsers } from '../../db/schema.ts';
 import { badRequest, envelope, ok, pageAndTotal, pageOf } from '../../lib/http.ts';
 import { parseTimeBound, toIso } from '../../lib/time.ts';
-import { propertyOf } from '../../lib/unknown.ts';
-
-/** A write made with an API key is named after the key (lib/audit.ts marks it), its creator beside it. */
-const keyOf = (value: unknown) => {
-  const name = propertyOf(propertyOf(value, 'apiKey'), 'name');
-  return typeof name === 'string' ? apiKeyActorName(name) : undefined;
-};
 
 export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -64,6 +57,8 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
               actorId: auditLogs.actorId,
               actorNickname: ssoUsers.nickname,
               actorUsername: ssoUsers.username,
+              apiKeyId: auditLogs.apiKeyId,
+              apiKeyName: auditLogs.apiKeyName,
               action: auditLogs.action,
               resource: auditLogs.resource,
               resourceId: auditLogs.resourceId,
@@ -84,7 +79,11 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
         ...page,
         records: page.records.map(({ actorNickname, at, ...row }) => ({
           ...row,
-          actorName: keyOf(row.after) ?? keyOf(row.before) ?? (actorNickname || row.actorUsername || null),
+          // A write made with an API key is named after the key, its creator beside it.
+          actorName:
+            row.apiKeyName !== null
+              ? apiKeyActorName(row.apiKeyName)
+              : actorNickname || row.actorUsername || null,
           at: toIso(at),
         })),
       });
