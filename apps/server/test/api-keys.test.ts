@@ -16,6 +16,7 @@ import {
   type ApiKeyRecord,
 } from '@cowork/contract/resources/api-key';
 import { source } from '@cowork/contract/resources/source';
+import { role as role_ } from '@cowork/contract/resources/sso-role';
 import { officeStation } from '@cowork/contract/resources/station';
 import { buildApp } from '../src/app.ts';
 import { apiKeys, buildings, ssoRoles } from '../src/db/schema.ts';
@@ -44,8 +45,9 @@ let serial = 0;
 /** A key made by the admin through the API: its id and bearer header. */
 async function mint(body: Record<string, unknown> = {}, by = admin) {
   serial++;
+  const name = `测试密钥${serial}`;
   const res = await callApi<{ id: number; key: string }>(t, by, 'POST', apiKeyEndpoints.save, {
-    name: `测试密钥${serial}`,
+    name,
     roleId,
     ...body,
   });
@@ -53,7 +55,7 @@ async function mint(body: Record<string, unknown> = {}, by = admin) {
   return {
     id: res.body.data.id,
     key: res.body.data.key,
-    name: `测试密钥${serial}`,
+    name: typeof body.name === 'string' ? body.name : name,
     headers: { authorization: `Bearer ${res.body.data.key}` },
   };
 }
@@ -134,8 +136,10 @@ test('a key reads and writes with its role’s codes; its writes are audited und
     (r) => r.action === 'save' && r.resourceId === String(write.body.data.id),
   );
   expect(entry?.actorName).toBe(`接口密钥：${name}`);
-  // Its creator answers for it, named beside it.
+  // Its creator answers for it, named beside it; the key has columns of its own, not a field of the record.
   expect(entry?.actorUsername).toBe('admin');
+  expect(entry).toMatchObject({ apiKeyId: id, apiKeyName: name });
+  expect(entry?.after).not.toHaveProperty('apiKey');
   // The last use is recorded (off the request's path).
   const used = await until(async () => {
     const [row] = await t.db.select().from(apiKeys).where(eq(apiKeys.id, id));
@@ -194,10 +198,16 @@ test('a key limited to buildings sees and acts only there', async () => {
   expect(create.status).toBe(403);
   expect(create.body.msg).toBe(apiKeyMessages.outsideBuildings);
 
+  // A key of two buildings sees both without naming one (api-key-scope.test.ts goes further).
   const two = await mint({ buildingIds: [mine, theirs] });
-  const unnamed = await callApi(t, two.headers, 'GET', `${stationPaths.page}?size=100`);
-  expect(unnamed.status).toBe(400);
-  expect(unnamed.body.msg).toMatch(/buildingId/);
+  const unnamed = await callApi<Page<{ buildingId: number }>>(
+    t,
+    two.headers,
+    'GET',
+    `${stationPaths.page}?size=100`,
+  );
+  expect(unnamed.status, unnamed.raw).toBe(200);
+  expect(new Set(unnamed.body.data.records.map((r) => r.buildingId))).toEqual(new Set([mine, theirs]));
   expect((await callApi(t, two.headers, 'GET', `${stationPaths.page}?buildingId=${theirs}`)).status).toBe(
     200,
   );
@@ -347,4 +357,65 @@ test('bad bodies get 400 naming the field and create nothing', async () => {
   expect(revoke.status).toBe(400);
   expect((await callApi(t, admin, 'POST', apiKeyEndpoints.revoke, { id: 999_999 })).status).toBe(404);
   expect((await t.db.select({ id: apiKeys.id }).from(apiKeys)).length).toBe(before);
+});
+
+test('a role its live keys use is not removed (409 naming them); its revoked and expired keys go with it', async () => {
+  const role = await createRole(t.db, { code: 'key_doomed', name: '待删角色', permissions: keyCodes });
+  const live = await mint({ roleId: role, name: '仍在用的密钥' });
+  const revoked = await mint({ roleId: role, name: '已吊销的密钥' });
+  expect((await callApi(t, admin, 'POST', apiKeyEndpoints.revoke, { id: revoked.id })).status).toBe(200);
+  // A write made with a key about to expire: its audit entry outlives the key.
+  const expiring = await mint({ roleId: role, expiresAt: new Date(Date.now() + 3_000).toISOString() });
+  const write = await callApi<{ id: number }>(t, expiring.headers, 'POST', sourcePaths.save, {
+    name: '过期前的来源',
+    code: 'expiring_source',
+    sort: 1,
+    published: true,
+  });
+  expect(write.status, write.raw).toBe(200);
+  const rolePaths = resourcePaths(role_);
+
+  const refused = await callApi(t, admin, 'DELETE', `${rolePaths.remove}/${role}`);
+  expect(refused.status).toBe(409);
+  // The key not yet expired is live too; the revoked one is not named.
+  expect(refused.body.msg).toContain(`接口密钥 2 个（仍在用的密钥、${expiring.name}）`);
+  expect(refused.body.msg).toContain('吊销');
+  // In a batch the refusal names the role.
+  const spare = await createRole(t.db, { code: 'key_spare', name: '无密钥角色', permissions: [] });
+  const batch = await callApi(t, admin, 'DELETE', rolePaths.remove, { ids: [spare, role] });
+  expect(batch.status).toBe(409);
+  expect(batch.body.msg).toContain('角色「待删角色」仍被接口密钥');
+  expect(await t.db.select({ id: ssoRoles.id }).from(ssoRoles).where(eq(ssoRoles.id, spare))).toHaveLength(1);
+  expect((await t.db.select().from(apiKeys).where(eq(apiKeys.roleId, role))).length).toBe(3);
+
+  expect((await callApi(t, admin, 'POST', apiKeyEndpoints.revoke, { id: live.id })).status).toBe(200);
+  await until(
+    async () => (await callApi(t, expiring.headers, 'GET', sourcePaths.page)).status === 401,
+    'the expiry',
+    6_000,
+  );
+  const removed = await callApi(t, admin, 'DELETE', `${rolePaths.remove}/${role}`);
+  expect(removed.status, removed.raw).toBe(200);
+  expect(await t.db.select().from(apiKeys).where(eq(apiKeys.roleId, role))).toEqual([]);
+  const log = await callApi<Page<AuditLogRecord>>(
+    t,
+    admin,
+    'GET',
+    `${endpoints.auditLogPage}?resource=api-key&action=remove&size=100`,
+  );
+  expect(log.body.data.records.map((r) => Number(r.resourceId)).sort()).toEqual(
+    [live.id, revoked.id, expiring.id].sort(),
+  );
+  const sources = await callApi<Page<AuditLogRecord>>(
+    t,
+    admin,
+    'GET',
+    `${endpoints.auditLogPage}?resource=csr-source&size=100`,
+  );
+  const entry = sources.body.data.records.find((r) => r.resourceId === String(write.body.data.id));
+  expect(entry).toMatchObject({
+    apiKeyId: null,
+    apiKeyName: expiring.name,
+    actorName: `接口密钥：${expiring.name}`,
+  });
 });

@@ -7,15 +7,15 @@
  *   const scope = buildingScope(userCards.buildingIds, '适用楼宇');
  *   crudModule({ ..., where: scope.where, prepare: (values, { tx }) => scope.check(values, tx) });
  */
-import { arrayContains, asc, eq, inArray } from 'drizzle-orm';
+import { arrayContains, arrayOverlaps, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { fieldInvalid, idOf, quoted } from '@cowork/contract';
 import { apiKeyMessages } from '@cowork/contract/resources/api-key';
 import type { Executor } from '../db/client.ts';
-import { buildings } from '../db/schema.ts';
+import { buildings, devices, spaces } from '../db/schema.ts';
 import { AppError, badRequest, queryText } from './http.ts';
-import { propertyOf, recordOf } from './unknown.ts';
+import { recordOf } from './unknown.ts';
 
 export function buildingScope(column: PgColumn, label: string) {
   return {
@@ -131,29 +131,73 @@ function idsIn(value: unknown): number[] {
   return items.map(Number);
 }
 
-/** Whether the route's query schema takes a building filter of this name (a zod object's shape). */
-const filtersBy = (request: FastifyRequest, key: string) =>
-  propertyOf(propertyOf(request.routeOptions.schema?.querystring, 'shape'), key) !== undefined;
-
 /**
- * An API key limited to some buildings (接口密钥's 限定楼宇) acts only there, wherever a call names
- * buildings: a query or body naming another one is refused (403), and a list that can be filtered by
- * building is filtered by the key's (one building: filtered for it; several: the caller must pick
- * one, 400). Runs before validation, on what was sent. Staff and unlimited keys pass untouched.
+ * An API key limited to some buildings (接口密钥's 限定楼宇) names only those: a query or body
+ * naming another one is refused (403). Runs before validation, on what was sent. What it reads,
+ * edits or removes by id, and what lists show it, is limited by `inKeyBuildings` below. Staff and
+ * unlimited keys pass untouched.
  */
 export function limitToKeyBuildings(request: FastifyRequest) {
-  const allowed = request.user?.apiKey?.buildingIds;
-  if (!allowed?.length) return;
-  let query = recordOf(request.query);
-  for (const source of [query, recordOf(request.body)])
+  const allowed = keyBuildingsOf(request);
+  if (!allowed) return;
+  for (const source of [recordOf(request.query), recordOf(request.body)])
     for (const key of BUILDING_KEYS)
       if (idsIn(source[key]).some((id) => !allowed.includes(id)))
         throw new AppError(403, apiKeyMessages.outsideBuildings);
-  if (request.method !== 'GET') return;
-  for (const key of BUILDING_KEYS) {
-    if (!filtersBy(request, key) || idsIn(query[key]).length > 0) continue;
-    if (allowed.length > 1) throw badRequest(apiKeyMessages.chooseBuilding(allowed));
-    query = { ...query, [key]: String(allowed[0]) };
-    request.query = query;
-  }
+}
+
+/**
+ * The buildings the caller is limited to: an API key's 限定楼宇. Undefined for staff (who have no
+ * building scope yet) and for keys of every building.
+ */
+export function keyBuildingsOf(request: FastifyRequest | undefined): number[] | undefined {
+  const ids = request?.user?.apiKey?.buildingIds;
+  return ids?.length ? ids : undefined;
+}
+
+/**
+ * Rows of the caller's buildings only, as a condition for the WHERE of every read, edit and removal
+ * (by id or in a list), so that a row elsewhere is simply not found: 404, never 403, and a key does
+ * not learn what exists in other buildings. `column` holds a row's building (integer) or the
+ * buildings it is valid in (integer[]: any of the key's). A row of no building is outside every
+ * key's buildings. Undefined (no condition) for staff and unlimited keys.
+ *
+ * @example
+ *   .where(and(eq(alerts.id, id), inKeyBuildings(request, alerts.buildingId)))
+ */
+export function inKeyBuildings(request: FastifyRequest | undefined, column: PgColumn): SQL | undefined {
+  const allowed = keyBuildingsOf(request);
+  if (!allowed) return undefined;
+  return column.columnType === 'PgArray' ? arrayOverlaps(column, allowed) : inArray(column, allowed);
+}
+
+/** `inKeyBuildings` for rows placed in a space (devices): the space's building. */
+export function spaceInKeyBuildings(request: FastifyRequest | undefined, spaceId: PgColumn): SQL | undefined {
+  const allowed = keyBuildingsOf(request);
+  if (!allowed) return undefined;
+  return sql`${spaceId} in (select ${spaces.id} from ${spaces} where ${inArray(spaces.buildingId, allowed)})`;
+}
+
+/** `inKeyBuildings` for rows of a device (open logs): the building of the device's space. */
+export function deviceInKeyBuildings(
+  request: FastifyRequest | undefined,
+  deviceId: PgColumn,
+): SQL | undefined {
+  const placed = spaceInKeyBuildings(request, devices.spaceId);
+  return placed && sql`${deviceId} in (select ${devices.id} from ${devices} where ${placed})`;
+}
+
+/**
+ * For a row already read (hand-written routes that load before they know the building): the 404
+ * `missing` gives unless one of the row's buildings is the key's. Staff and unlimited keys pass.
+ */
+export function assertInKeyBuildings(
+  request: FastifyRequest,
+  buildingIds: number | readonly number[] | null | undefined,
+  missing: () => Error,
+) {
+  const allowed = keyBuildingsOf(request);
+  if (!allowed) return;
+  const held = buildingIds === null || buildingIds === undefined ? [] : [buildingIds].flat();
+  if (!held.some((id) => allowed.includes(id))) throw missing();
 }

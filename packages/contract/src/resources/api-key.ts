@@ -141,11 +141,8 @@ export const apiKeyMessages = {
   /** 403 on the screens a key never reaches. */
   forbiddenEndpoint:
     '接口密钥不能调用密钥、角色、后台用户、菜单及登录账号相关的接口，请由后台用户在控制台中操作',
-  /** 403 on a record outside the key's buildings. */
+  /** 403 on a query or body naming a building outside the key's (a record elsewhere is 404). */
   outsideBuildings: '该接口密钥只能访问其限定楼宇的数据，此操作涉及其他楼宇',
-  /** 400 on a list filtered by building, called without naming one by a key limited to several. */
-  chooseBuilding: (ids: number[]) =>
-    `楼宇：该接口密钥限定了楼宇，请在查询参数 buildingId 中指定其中一个（编号 ${ids.join('、')}）`,
   /** 429 past the per-key rate. */
   rateLimited: (perMinute: number) => `接口密钥调用过于频繁（每分钟最多 ${perMinute} 次），请稍后再试`,
 };

@@ -116,6 +116,12 @@ export interface CrudOptions<F extends Fields, T extends ResourceTable = Resourc
    * means any one of them (one resource serving two menus).
    */
   permissions?: Partial<Record<'view' | 'edit' | 'remove', string | readonly string[]>>;
+  /**
+   * The column saying which building a row belongs to (integer), or which it is valid in
+   * (integer[]). An API key limited to buildings then finds only their rows: page, list, detail,
+   * edit, publish and remove (another building's record is 404). Staff are not limited.
+   */
+  buildingColumn?: PgColumn;
 }
 
 /**

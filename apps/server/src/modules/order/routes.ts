@@ -36,6 +36,7 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { orderEvents, orders, ssoUsers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
+import { inKeyBuildings } from '../../lib/building-scope.ts';
 import { moveRecord } from '../../lib/state.ts';
 import { crudModule, exportRoute, type RowOf } from '../../lib/crud.ts';
 import { assertNotInvoiced } from './invoice-guard.ts';
@@ -230,7 +231,13 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
     return snapshotConditions.length ? and(ofKind, ...snapshotConditions)! : ofKind;
   }
 
-  const page = crudModule({ resource, table: orders, present, where: kindWithin });
+  const page = crudModule({
+    resource,
+    table: orders,
+    present,
+    where: kindWithin,
+    buildingColumn: orders.buildingId,
+  });
 
   async function detailOf(db: Executor, order: Order) {
     const events = await db
@@ -282,11 +289,12 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
     return detail;
   }
 
-  async function load(db: Executor, id: number): Promise<Order> {
+  /** An order of this kind the caller may reach (an API key: in its buildings), else 404. */
+  async function load(db: Executor, id: number, request: FastifyRequest): Promise<Order> {
     const [order] = await db
       .select()
       .from(orders)
-      .where(and(eq(orders.id, id), ofKind));
+      .where(and(eq(orders.id, id), ofKind, inKeyBuildings(request, orders.buildingId)));
     if (!order) throw missing();
     return order;
   }
@@ -319,11 +327,19 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
               updatedAt: new Date(),
               updatedBy: request.user?.id ?? null,
             })
-            .where(and(eq(orders.id, id), ofKind, leaving, ...guards.map((g) => g.where)))
+            .where(
+              and(
+                eq(orders.id, id),
+                ofKind,
+                inKeyBuildings(request, orders.buildingId),
+                leaving,
+                ...guards.map((g) => g.where),
+              ),
+            )
             .returning();
           return row;
         },
-        current: () => load(tx, id),
+        current: () => load(tx, id, request),
         refusal: (current) => guards.find((g) => !g.holds(current))?.refusal(tx, current),
         audited: () => ({ reason }),
       });
@@ -396,7 +412,7 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
           response: answer,
         },
       },
-      async (request) => ok(await detailOf(app.db, await load(app.db, request.params.id))),
+      async (request) => ok(await detailOf(app.db, await load(app.db, request.params.id, request))),
     );
 
     exportRoute(app, {
@@ -406,6 +422,7 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
       columns,
       config: { permission: permissions.view, fieldLabels },
       where: kindWithin,
+      buildingColumn: orders.buildingId,
     });
 
     // A read-only kind (airport) stops at page, detail and export.
@@ -429,7 +446,13 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
           const [order] = await app.db
             .select()
             .from(orders)
-            .where(and(eq(orders.cardNo, request.params.cardNo), ofKind));
+            .where(
+              and(
+                eq(orders.cardNo, request.params.cardNo),
+                ofKind,
+                inKeyBuildings(request, orders.buildingId),
+              ),
+            );
           if (!order) throw notFound(`卡号为 ${request.params.cardNo} 的${resource.label}不存在，请核对卡号`);
           return ok(await detailOf(app.db, order));
         },
@@ -451,7 +474,7 @@ export function orderModule(resource: OrderResource): FastifyPluginAsyncZod {
         const { id, referrerPhone } = request.body;
         return ok(
           await app.db.transaction(async (tx) => {
-            const existing = await load(tx, id);
+            const existing = await load(tx, id, request);
             const [saved] = await tx
               .update(orders)
               .set({ referrerPhone, updatedAt: new Date(), updatedBy: request.user?.id ?? null })
