@@ -7,7 +7,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { deviceEndpoints, resourcePaths, type Page } from '@cowork/contract';
+import { deviceEndpoints, doorOperationEndpoints, resourcePaths, type Page } from '@cowork/contract';
 import { apiKeyEndpoints } from '@cowork/contract/resources/api-key';
 import { building } from '@cowork/contract/resources/building';
 import { orderPaths, writableOrders } from '@cowork/contract/resources/order';
@@ -32,7 +32,7 @@ let onlyA: { authorization: string };
 let both: { authorization: string };
 let a: number;
 let b: number;
-const mineAndTheirs = { station: [0, 0], device: [0, 0], order: [0, 0] };
+const mineAndTheirs = { station: [0, 0], device: [0, 0], order: [0, 0], space: [0, 0] };
 let orderKind: (typeof orders.$inferSelect)['kind'] = 'office-station';
 
 const stationPaths = resourcePaths(officeStation);
@@ -97,6 +97,7 @@ beforeAll(async () => {
       })
       .returning({ id: devices.id });
     mineAndTheirs.device[i] = device.id;
+    mineAndTheirs.space[i] = space.id;
     await t.db.insert(deviceOpenLogs).values({
       messageId: `scope-open-${i}`,
       deviceId: device.id,
@@ -158,13 +159,18 @@ describe('another building’s record by id is 404, as if it did not exist', () 
     expect((await callApi(t, both, 'GET', `${stationPaths.detail}/${theirs}`)).status).toBe(200);
   });
 
-  test('on hand-written routes: a device (detail, door code, opening the door) and an order', async () => {
+  test('on hand-written routes: a device (detail, door code, opening the door), a space’s emergency mode and an order', async () => {
     const [mine, theirs] = mineAndTheirs.device;
     expect((await callApi(t, onlyA, 'GET', `${deviceEndpoints.detail}/${mine}`)).status).toBe(200);
     const calls: [string, string, object?][] = [
       ['GET', `${deviceEndpoints.detail}/${theirs}`],
       ['GET', `${deviceEndpoints.totpCode}?id=${theirs}`],
       ['POST', deviceEndpoints.openDoor, { id: theirs, reason: '越界开门' }],
+      [
+        'POST',
+        doorOperationEndpoints.spaceMode,
+        { spaceId: mineAndTheirs.space[1], mode: 'lockdown', reason: '越界封锁' },
+      ],
     ];
     const resource = writableOrders.find((r) => r.kind === orderKind)!;
     const paths = orderPaths(resource);
@@ -181,6 +187,8 @@ describe('another building’s record by id is 404, as if it did not exist', () 
     if (mineAndTheirs.order[0])
       expect((await callApi(t, onlyA, 'GET', `${paths.detail}/${mineAndTheirs.order[0]}`)).status).toBe(200);
     expect((await callApi(t, admin, 'GET', `${deviceEndpoints.detail}/${theirs}`)).status).toBe(200);
+    const [gate] = await t.db.select().from(spaces).where(eq(spaces.id, mineAndTheirs.space[1]));
+    expect(gate.mode).toBe('normal');
     expect((await callApi(t, admin, 'GET', `${paths.detail}/${mineAndTheirs.order[1]}`)).status).toBe(200);
   });
 });

@@ -5,7 +5,8 @@
  * the mode now (applied), will get it at its next hello or sweep (pending), or speaks v1 and cannot
  * (unsupported). Only staff with hardware:emergency change a mode; any hardware screen reads them.
  */
-import { eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   EMERGENCY_PERMISSION,
@@ -27,6 +28,7 @@ import { buildings, spaces } from '../../db/schema.ts';
 import { staffActor } from '../../device-link/actors.ts';
 import { deviceModesOf } from '../../device-link/modes.ts';
 import { audit } from '../../lib/audit.ts';
+import { inKeyBuildings } from '../../lib/building-scope.ts';
 import { envelope, notFound, ok } from '../../lib/http.ts';
 import { recordEvent } from '../../lib/outbox.ts';
 import { toIso } from '../../lib/time.ts';
@@ -87,8 +89,12 @@ async function devicesUnder(db: Executor, spaceId: number): Promise<DeviceUnder[
   }));
 }
 
-async function spaceOrNotFound(db: Executor, id: number) {
-  const [space] = await db.select().from(spaces).where(eq(spaces.id, id));
+/** A space the caller may reach (an API key: in its buildings), else 404. */
+async function spaceOrNotFound(db: Executor, id: number, request: FastifyRequest) {
+  const [space] = await db
+    .select()
+    .from(spaces)
+    .where(and(eq(spaces.id, id), inKeyBuildings(request, spaces.buildingId)));
   if (!space) throw notFound(modeMessages.spaceNotFound);
   return space;
 }
@@ -119,7 +125,7 @@ const spaceModeRoutes: FastifyPluginAsyncZod = async (app) => {
       const started = Date.now();
       const user = currentUser(request);
       const space = await app.db.transaction(async (tx) => {
-        const before = await spaceOrNotFound(tx, spaceId);
+        const before = await spaceOrNotFound(tx, spaceId, request);
         const changedAt = new Date();
         const changedBy = user.nickname || user.username;
         await tx
@@ -204,7 +210,7 @@ const spaceModeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const space = await spaceOrNotFound(app.db, request.query.spaceId);
+      const space = await spaceOrNotFound(app.db, request.query.spaceId, request);
       const [found, paths] = await Promise.all([
         devicesUnder(app.db, space.id),
         spacePathsOf(app.db, [space.id]),
@@ -230,8 +236,12 @@ const spaceModeRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(spaceModeList) },
       },
     },
-    async () => {
-      const rows = await app.db.select().from(spaces).where(ne(spaces.mode, 'normal')).orderBy(spaces.id);
+    async (request) => {
+      const rows = await app.db
+        .select()
+        .from(spaces)
+        .where(and(ne(spaces.mode, 'normal'), inKeyBuildings(request, spaces.buildingId)))
+        .orderBy(spaces.id);
       const paths = await spacePathsOf(
         app.db,
         rows.map((r) => r.id),
