@@ -5,25 +5,47 @@
  * alike; lists with no building filter show only its buildings' rows; a key of several buildings
  * sees all of them without naming one. Staff are not limited.
  */
-import { and, eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { deviceEndpoints, doorOperationEndpoints, resourcePaths, type Page } from '@cowork/contract';
+import {
+  deviceEndpoints,
+  doorOperationEndpoints,
+  importPaths,
+  resourcePaths,
+  type Page,
+} from '@cowork/contract';
 import { apiKeyEndpoints } from '@cowork/contract/resources/api-key';
 import { building } from '@cowork/contract/resources/building';
-import { orderPaths, writableOrders } from '@cowork/contract/resources/order';
+import {
+  kreatorDeviceEndpoints,
+  kreatorUser,
+  kreatorUserEndpoints,
+} from '@cowork/contract/resources/kreator';
+import {
+  officeStationOrder,
+  orderPaths,
+  userCardOrder,
+  writableOrders,
+  type OrderProductOption,
+} from '@cowork/contract/resources/order';
 import { officeStation } from '@cowork/contract/resources/station';
 import { userCard } from '@cowork/contract/resources/user-card';
 import {
   deviceAlarms,
   deviceOpenLogs,
   devices,
+  kreatorDevices,
+  kreatorUserGroups,
+  kreatorUsers,
+  members,
   officeStations,
   orders,
   spaces,
   ssoRoles,
   userCards,
 } from '../src/db/schema.ts';
-import { buildTestApp, callApi, demo, type TestApp } from './helper.ts';
+import { buildTestApp, callApi, demo, multipartFile, type TestApp } from './helper.ts';
 
 let t: TestApp;
 let admin: { authorization: string };
@@ -241,4 +263,300 @@ test('records valid in several buildings (会员卡) are the key’s when one of
   expect((await callApi<Page<unknown>>(t, admin, 'GET', `${cardPaths.page}?size=100`)).body.data.total).toBe(
     cards.length,
   );
+});
+
+describe('another building’s door group (企业门禁组) answers as one that does not exist; nothing changes', () => {
+  const memberPaths = resourcePaths(kreatorUser);
+  /** Groups of building A and B, each with one member and one device; a device placed nowhere. */
+  const group = [0, 0];
+  const link = [0, 0];
+  const groupMember = [0, 0];
+  let unplaced = 0;
+  let memberId = 0;
+  const missingGroup = 999_999;
+
+  /** What a group's rows hold: the test's evidence that a refused call changed nothing. */
+  const contents = async (groupId: number) => ({
+    members: (
+      await t.db
+        .select({ phone: kreatorUsers.phone })
+        .from(kreatorUsers)
+        .where(eq(kreatorUsers.groupId, groupId))
+    ).map((r) => r.phone),
+    devices: (
+      await t.db
+        .select({ deviceId: kreatorDevices.deviceId })
+        .from(kreatorDevices)
+        .where(eq(kreatorDevices.groupId, groupId))
+    ).map((r) => r.deviceId),
+  });
+
+  async function importInto(headers: Record<string, string>, groupId: number, phone: string) {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('门禁组成员');
+    sheet.addRow(['姓名', '手机号']);
+    sheet.addRow(['导入越界', phone]);
+    const body = multipartFile('members.xlsx', Buffer.from(await book.xlsx.writeBuffer()));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${importPaths(kreatorUser).excel}?groupId=${groupId}`,
+      headers: { ...headers, ...body.headers },
+      payload: body.payload,
+    });
+    return { status: res.statusCode, body: res.json<{ msg: string }>(), raw: res.body };
+  }
+
+  beforeAll(async () => {
+    const [member] = await t.db
+      .insert(members)
+      .values({ phone: '17700009901', realName: '越界测试' })
+      .returning({ id: members.id });
+    memberId = member.id;
+    for (const [i, buildingId] of [a, b].entries()) {
+      const [row] = await t.db
+        .insert(kreatorUserGroups)
+        .values({
+          name: `密钥测试门禁组${i}`,
+          companyName: `密钥测试企业${i}`,
+          buildingId,
+          validFrom: new Date(Date.now() - 86_400_000),
+          validTo: new Date(Date.now() + 30 * 86_400_000),
+        })
+        .returning({ id: kreatorUserGroups.id });
+      group[i] = row.id;
+      const [person] = await t.db
+        .insert(kreatorUsers)
+        .values({ groupId: row.id, memberId, phone: '17700009901', name: '越界测试' })
+        .returning({ id: kreatorUsers.id });
+      groupMember[i] = person.id;
+      const [linked] = await t.db
+        .insert(kreatorDevices)
+        .values({ groupId: row.id, deviceId: mineAndTheirs.device[i] })
+        .returning({ id: kreatorDevices.id });
+      link[i] = linked.id;
+    }
+    const [nowhere] = await t.db
+      .insert(devices)
+      .values({ sn: 'SCOPE-NOWHERE', name: '未安装的门', secret: t.app.devices.box.seal('x') })
+      .returning({ id: devices.id });
+    unplaced = nowhere.id;
+  });
+
+  test('adding, binding and importing members, and listing and adding devices', async () => {
+    const before = await contents(group[1]);
+    // Each call, on B's group and on a group that does not exist: the key cannot tell them apart.
+    const calls = (groupId: number): [string, string, object?][] => [
+      ['POST', memberPaths.save, { groupId, name: '越界成员', phone: '17700009902' }],
+      ['POST', kreatorUserEndpoints.bind, { groupId, memberIds: [memberId] }],
+      ['GET', `${kreatorDeviceEndpoints.page}?groupId=${groupId}`],
+      ['POST', kreatorDeviceEndpoints.add, { groupId, deviceIds: [mineAndTheirs.device[0]] }],
+    ];
+    const theirs = calls(group[1]);
+    const unknown = calls(missingGroup);
+    for (const [i, [method, url, body]] of theirs.entries()) {
+      const res = await callApi<unknown>(t, onlyA, method, url, body);
+      const none = await callApi<unknown>(t, onlyA, unknown[i][0], unknown[i][1], unknown[i][2]);
+      expect(none.status, `${method} ${url}: ${none.raw}`).toBeGreaterThanOrEqual(400);
+      expect([res.status, res.body.msg], `${method} ${url}: ${res.raw}`).toEqual([
+        none.status,
+        none.body.msg,
+      ]);
+    }
+    const imported = await importInto(onlyA, group[1], '17700009903');
+    const importedNowhere = await importInto(onlyA, missingGroup, '17700009903');
+    expect(importedNowhere.status, importedNowhere.raw).toBe(400);
+    expect([imported.status, imported.body.msg], imported.raw).toEqual([
+      importedNowhere.status,
+      importedNowhere.body.msg,
+    ]);
+    expect(await contents(group[1])).toEqual(before);
+    const created = await t.db
+      .select({ id: members.id })
+      .from(members)
+      .where(inArray(members.phone, ['17700009902', '17700009903']));
+    expect(created).toEqual([]);
+
+    // Its own group: the same calls work (the refusals above are about the building, not the calls).
+    const ownDevices = await callApi<Page<{ deviceId: number }>>(
+      t,
+      onlyA,
+      'GET',
+      `${kreatorDeviceEndpoints.page}?groupId=${group[0]}`,
+    );
+    expect(ownDevices.status, ownDevices.raw).toBe(200);
+    expect(ownDevices.body.data.records.map((r) => r.deviceId)).toEqual([mineAndTheirs.device[0]]);
+    const added = await callApi(t, onlyA, 'POST', memberPaths.save, {
+      groupId: group[0],
+      name: '本楼成员',
+      phone: '17700009904',
+    });
+    expect(added.status, added.raw).toBe(200);
+    expect((await contents(group[0])).members).toContain('17700009904');
+    // Staff reach B's group.
+    const staff = await callApi(t, admin, 'GET', `${kreatorDeviceEndpoints.page}?groupId=${group[1]}`);
+    expect(staff.status, staff.raw).toBe(200);
+  });
+
+  test('a device placed in none of the key’s buildings is one that does not exist', async () => {
+    const nowhere = await callApi(t, onlyA, 'POST', kreatorDeviceEndpoints.add, {
+      groupId: group[0],
+      deviceIds: [unplaced],
+    });
+    const unknown = await callApi(t, onlyA, 'POST', kreatorDeviceEndpoints.add, {
+      groupId: group[0],
+      deviceIds: [999_999],
+    });
+    expect(unknown.status, unknown.raw).toBe(400);
+    expect([nowhere.status, nowhere.body.msg], nowhere.raw).toEqual([unknown.status, unknown.body.msg]);
+    expect((await contents(group[0])).devices).toEqual([mineAndTheirs.device[0]]);
+    // Staff may still add a device placed nowhere (the group rule lets it join).
+    const staff = await callApi(t, admin, 'POST', kreatorDeviceEndpoints.add, {
+      groupId: group[0],
+      deviceIds: [unplaced],
+    });
+    expect(staff.status, staff.raw).toBe(200);
+    await t.db.delete(kreatorDevices).where(eq(kreatorDevices.deviceId, unplaced));
+  });
+
+  test('removing B’s members and devices is 404 (alone or beside the key’s own), and its members are not listed', async () => {
+    const before = await contents(group[1]);
+    const calls: [string, string, object?][] = [
+      ['DELETE', `${memberPaths.remove}/${groupMember[1]}`],
+      ['DELETE', memberPaths.remove, { ids: [groupMember[0], groupMember[1]] }],
+      ['DELETE', kreatorDeviceEndpoints.delete, { ids: [link[1]] }],
+      ['DELETE', kreatorDeviceEndpoints.delete, { ids: [link[0], link[1]] }],
+    ];
+    for (const [method, url, body] of calls) {
+      const res = await callApi(t, onlyA, method, url, body);
+      expect(res.status, `${method} ${url}: ${res.raw}`).toBe(404);
+    }
+    expect(await contents(group[1])).toEqual(before);
+    // A's own rows were not removed either: each call is all or nothing.
+    const own = await contents(group[0]);
+    expect(own.devices).toEqual([mineAndTheirs.device[0]]);
+    expect(own.members).toContain('17700009901');
+
+    const listed = await callApi<Page<{ groupId: number }>>(t, onlyA, 'GET', `${memberPaths.page}?size=100`);
+    expect(listed.status, listed.raw).toBe(200);
+    const listedGroups = [...new Set(listed.body.data.records.map((r) => r.groupId))];
+    expect(listedGroups).toContain(group[0]);
+    const placed = await t.db
+      .select({ buildingId: kreatorUserGroups.buildingId })
+      .from(kreatorUserGroups)
+      .where(inArray(kreatorUserGroups.id, listedGroups));
+    expect(new Set(placed.map((g) => g.buildingId))).toEqual(new Set([a]));
+    const staff = await callApi<Page<{ groupId: number }>>(t, admin, 'GET', `${memberPaths.page}?size=100`);
+    expect(staff.body.data.records.some((r) => r.groupId === group[1])).toBe(true);
+    // The key removes its own.
+    const removed = await callApi(t, onlyA, 'DELETE', kreatorDeviceEndpoints.delete, { ids: [link[0]] });
+    expect(removed.status, removed.raw).toBe(200);
+  });
+});
+
+describe('新建订单 naming another building’s room or card answers as a product that does not exist', () => {
+  const roomPaths = orderPaths(officeStationOrder);
+  const cardOrderPaths = orderPaths(userCardOrder);
+  const room = [0, 0];
+  const card = [0, 0];
+  const phone = '17700009911';
+  /** 10:00 to 11:00 (Shanghai) some days ahead. */
+  const slot = (days: number) => {
+    const day = new Date(Date.now() + 8 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
+    return { startAt: `${day}T10:00:00+08:00`, endAt: `${day}T11:00:00+08:00` };
+  };
+  const ordersOfMember = async () =>
+    (
+      await t.db.select({ productId: orders.productId }).from(orders).where(eq(orders.memberPhone, phone))
+    ).map((o) => o.productId);
+
+  beforeAll(async () => {
+    await t.db.insert(members).values({ phone });
+    for (const [i, buildingId] of [a, b].entries()) {
+      const [station] = await t.db
+        .insert(officeStations)
+        .values({
+          name: `密钥测试会议室${i}`,
+          buildingId,
+          capacity: 8,
+          hourPriceFen: 10_000,
+          minBookingMinutes: 60,
+          openTime: '09:00',
+          closeTime: '21:00',
+          published: true,
+        })
+        .returning({ id: officeStations.id });
+      room[i] = station.id;
+      const [sold] = await t.db
+        .insert(userCards)
+        .values({
+          name: `密钥测试月卡${i}`,
+          cardType: 'month',
+          validDays: 30,
+          priceFen: 50_000,
+          buildingIds: [buildingId],
+          published: true,
+        })
+        .returning({ id: userCards.id });
+      card[i] = sold.id;
+    }
+  });
+
+  test('a booking of B’s room, without a buildingId, is refused and nothing is created', async () => {
+    const booking = (productId: number, days: number) => ({
+      memberPhone: phone,
+      productId,
+      payMethod: 'offline',
+      ...slot(days),
+    });
+    const theirs = await callApi(t, onlyA, 'POST', roomPaths.save, booking(room[1], 3));
+    const unknown = await callApi(t, onlyA, 'POST', roomPaths.save, booking(999_999, 3));
+    expect(unknown.status, unknown.raw).toBe(400);
+    expect([theirs.status, theirs.body.msg], theirs.raw).toEqual([unknown.status, unknown.body.msg]);
+    expect(await ordersOfMember()).toEqual([]);
+    // Its own building's room books; the key of both buildings books B's.
+    expect((await callApi(t, onlyA, 'POST', roomPaths.save, booking(room[0], 3))).status).toBe(200);
+    const other = await callApi(t, both, 'POST', roomPaths.save, booking(room[1], 4));
+    expect(other.status, other.raw).toBe(200);
+    expect((await ordersOfMember()).sort()).toEqual([room[0], room[1]].sort());
+  });
+
+  test('a card sold only in B is refused even with the key’s building, and is not offered', async () => {
+    const sale = (productId: number) => ({
+      memberPhone: phone,
+      productId,
+      buildingId: a,
+      payMethod: 'offline',
+    });
+    const before = await ordersOfMember();
+    const theirs = await callApi(t, onlyA, 'POST', cardOrderPaths.save, sale(card[1]));
+    const unknown = await callApi(t, onlyA, 'POST', cardOrderPaths.save, sale(999_999));
+    expect(unknown.status, unknown.raw).toBe(400);
+    expect([theirs.status, theirs.body.msg], theirs.raw).toEqual([unknown.status, unknown.body.msg]);
+    expect(await ordersOfMember()).toEqual(before);
+    // Staff are told where it sells, as before.
+    const staff = await callApi(t, admin, 'POST', cardOrderPaths.save, sale(card[1]));
+    expect(staff.status, staff.raw).toBe(400);
+    expect(staff.body.msg).toContain('不在所选楼宇销售');
+
+    // The pickers of 新建订单 offer the key only its buildings' rooms and cards.
+    for (const [path, mine, other] of [
+      [roomPaths.products, room[0], room[1]],
+      [cardOrderPaths.products, card[0], card[1]],
+    ] as const) {
+      const offered = await callApi<OrderProductOption[]>(t, onlyA, 'GET', path);
+      expect(offered.status, offered.raw).toBe(200);
+      const values = offered.body.data.map((p) => p.value);
+      expect(values, path).toContain(mine);
+      expect(values, path).not.toContain(other);
+      expect(
+        offered.body.data.every((p) => p.buildingIds.includes(a)),
+        path,
+      ).toBe(true);
+      const all = await callApi<OrderProductOption[]>(t, admin, 'GET', path);
+      expect(
+        all.body.data.map((p) => p.value),
+        path,
+      ).toContain(other);
+    }
+  });
 });

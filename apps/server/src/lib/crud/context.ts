@@ -66,9 +66,9 @@ export function crudContext<F extends Fields, T extends ResourceTable>(options: 
   const expand = async (rows: StoredRow[], db: Executor) =>
     hooks.expand ? asRows(await hooks.expand(rows, db)) : rows;
 
-  /** The caller's rows only: those of an API key's buildings (`buildingColumn`); undefined for all. */
+  /** The caller's rows only: an API key's buildings' (`buildingColumn`, `keyScope`); undefined for all. */
   const scope = (request: FastifyRequest) =>
-    options.buildingColumn && inKeyBuildings(request, options.buildingColumn);
+    options.buildingColumn ? inKeyBuildings(request, options.buildingColumn) : hooks.keyScope?.(request);
 
   /** The stored record the caller may reach, expanded; 404 when there is none. */
   async function load(tx: Executor, id: number, request: FastifyRequest): Promise<StoredRow> {

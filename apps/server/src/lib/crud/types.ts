@@ -96,6 +96,11 @@ export interface CrudHooks<F extends Fields = Fields, T extends ResourceTable = 
   /** Extra page filters beyond the declared search fields. */
   where?(request: FastifyRequest): SQL | undefined;
   /**
+   * `buildingColumn` for rows that reach their building through another table (a door group's
+   * members): the condition limiting an API key to its buildings' rows, from lib/building-scope.ts.
+   */
+  keyScope?(request: FastifyRequest): SQL | undefined;
+  /**
    * Throws (forbidden) when the caller may not do `action` to this record: the stored one on
    * detail (view), edit and edit-published (edit) and remove, and the values a save or edit
    * would store (edit).
