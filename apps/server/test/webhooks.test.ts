@@ -23,7 +23,7 @@ import { buildApp, type App } from '../src/app.ts';
 import type { DbHandle } from '../src/db/client.ts';
 import { alerts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../src/db/schema.ts';
 import { recordEvent, recordEvents } from '../src/lib/outbox.ts';
-import { WEBHOOK_MAX_PER_ENDPOINT } from '../src/modules/webhook/worker.ts';
+import { WEBHOOK_MAX_PER_ENDPOINT } from '../src/modules/webhook/attempts.ts';
 import {
   basicAuth,
   buildTestApp,
@@ -214,6 +214,61 @@ describe('saving and the checks of every body', () => {
     expect(stored.urlSealed).not.toContain('hunter2');
     expect(stored.secretSealed).not.toContain(saved.secret!.slice(6));
     expect(page.raw).not.toContain(saved.secret!.slice(6));
+  });
+
+  test('an edit sending the listed URL back keeps its credentials; one still holding *** otherwise is refused', async () => {
+    const path = freshPath();
+    const { id } = await saveEndpoint({
+      name: '凭证保留',
+      url: `${base.replace('//', '//staff:pa55@')}${path}?token=t0k3n`,
+    });
+    const listed = async () => {
+      const res = await callApi<{ records: WebhookRecord[] }>(t, admin, 'GET', `${webhookApi.page}?size=100`);
+      return res.body.data.records.find((r) => r.id === id)!;
+    };
+    const stored = async () =>
+      (await t.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)))[0];
+    const shown = (await listed()).url;
+    expect(shown).toBe(`${base.replace('//', '//***@')}${path}?token=***`);
+    const before = await stored();
+    const edit = (patch: object) =>
+      callApi(t, admin, 'PUT', webhookApi.edit, {
+        id,
+        name: '凭证保留（改名）',
+        url: shown,
+        events: ['member.created'],
+        enabled: true,
+        ...patch,
+      });
+
+    const kept = await edit({});
+    expect(kept.status, kept.raw).toBe(200);
+    const afterKept = await stored();
+    expect(afterKept.name).toBe('凭证保留（改名）');
+    expect(afterKept.urlSealed).toBe(before.urlSealed);
+    expect(afterKept.urlShown).toBe(shown);
+    // The receiver still gets the credentials and the token the staff never retyped.
+    await callApi(t, admin, 'POST', webhookApi.test, { id });
+    const [hit] = await until(
+      () => hitsOf(`${path}?token=t0k3n`).length > 0 && hitsOf(`${path}?token=t0k3n`),
+      'the test event at the kept URL',
+    );
+    expect(hit.headers.authorization).toBe(`Basic ${Buffer.from('staff:pa55').toString('base64')}`);
+
+    // A changed address that still holds the mask cannot be told from it: refused, nothing changed.
+    for (const url of [shown.replace(path, `${path}-moved`), `${base}${path}?token=***`]) {
+      const refused = await edit({ url, name: '不该保存' });
+      expect(refused.status, url).toBe(400);
+      expect(refused.body.msg).toContain('地址');
+      expect(refused.body.msg).toContain('***');
+      expect(await stored()).toMatchObject({ name: '凭证保留（改名）', urlSealed: before.urlSealed });
+    }
+
+    // A whole new address replaces it.
+    const moved = await edit({ url: `${base}${path}-new` });
+    expect(moved.status, moved.raw).toBe(200);
+    expect((await listed()).url).toBe(`${base}${path}-new`);
+    expect((await stored()).urlSealed).not.toBe(before.urlSealed);
   });
 });
 

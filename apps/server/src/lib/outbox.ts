@@ -7,8 +7,9 @@
  * dispatcher: it wakes at once instead of at its next poll.
  */
 import { sql } from 'drizzle-orm';
-import { webhookEventSchemas, type WebhookEventData, type WebhookEventType } from '@cowork/contract';
+import { toIso, webhookEventSchemas, type WebhookEventData, type WebhookEventType } from '@cowork/contract';
 import { rowsOf, type Executor } from '../db/client.ts';
+import type { alerts } from '../db/schema.ts';
 
 /** The channel the dispatcher listens on. */
 export const WEBHOOK_EVENTS_CHANNEL = 'webhook_events';
@@ -94,3 +95,27 @@ export async function recordEventRow<T extends WebhookEventType>(
   const [row] = await insertEvents(tx, [{ type, data }]);
   return row;
 }
+
+type Alert = typeof alerts.$inferSelect;
+
+/** What alert.raised and alert.closed tell of an alert. */
+const alertData = (a: Alert) => ({
+  alertId: a.id,
+  kind: a.kind,
+  title: a.title,
+  detail: a.detail,
+  buildingId: a.buildingId,
+  deviceId: a.deviceId,
+  link: a.link,
+  count: a.count,
+  raisedAt: toIso(a.raisedAt),
+});
+
+/** The events of alerts just raised and just closed (the alert rules, a webhook turned off for failing). */
+export const alertEvents = (raised: readonly Alert[], closed: readonly Alert[]): RecordedEvent[] => [
+  ...raised.map((a) => ({ type: 'alert.raised' as const, data: alertData(a) })),
+  ...closed.map((a) => ({
+    type: 'alert.closed' as const,
+    data: { ...alertData(a), closedAt: toIso(a.closedAt ?? new Date()) },
+  })),
+];

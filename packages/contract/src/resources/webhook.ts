@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { timeBound } from '../devices/open-log.ts';
 import { prefixes } from '../endpoints.ts';
 import { pageParams } from '../paging.ts';
-import { idOf } from '../validators.ts';
+import { idOf, keysOf } from '../validators.ts';
 import { webhookEventLabels, webhookEventTypes, type WebhookEventType } from '../webhook-events.ts';
 
 const base = `${prefixes.basic}/webhook`;
@@ -68,28 +68,34 @@ export const WEBHOOK_HEADERS = {
 /** Our signing secrets: `whsec_` and 32 random bytes in base64url. */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_URL_MAX = 2_000;
+/**
+ * What the list shows in place of a URL's credentials and secret values; an edit that sends the
+ * shown URL back unchanged keeps the stored one.
+ */
+export const WEBHOOK_URL_HIDDEN = '***';
 /** Deliveries one `resend` by ids names at most. */
 export const WEBHOOK_RESEND_MAX_IDS = 500;
 
-export const webhookKinds = ['webhook', 'wecom', 'dingtalk', 'feishu'] as const;
-export type WebhookKind = (typeof webhookKinds)[number];
-export const webhookKindLabels: Record<WebhookKind, string> = {
+/** The kinds of endpoint, each declared once with its label (the kinds are the labels' keys, in order). */
+export const webhookKindLabels = {
   webhook: 'Webhook（签名推送）',
   wecom: '企业微信群机器人',
   dingtalk: '钉钉群机器人',
   feishu: '飞书群机器人',
-};
+} as const;
+export type WebhookKind = keyof typeof webhookKindLabels;
+export const webhookKinds = keysOf(webhookKindLabels);
 
 /** The robots whose messages are signed with a secret of theirs (the save's `secret`). */
 export const robotSecretKinds: readonly WebhookKind[] = ['dingtalk', 'feishu'];
 
-export const webhookDeliveryStatuses = ['pending', 'delivered', 'failed'] as const;
-export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
-export const webhookDeliveryStatusLabels: Record<WebhookDeliveryStatus, string> = {
+export const webhookDeliveryStatusLabels = {
   pending: '待发送',
   delivered: '已送达',
   failed: '已放弃',
-};
+} as const;
+export type WebhookDeliveryStatus = keyof typeof webhookDeliveryStatusLabels;
+export const webhookDeliveryStatuses = keysOf(webhookDeliveryStatusLabels);
 
 /** The events an endpoint may ask for: all but `webhook.test`, which goes to the endpoint tested only. */
 export const subscribableEventTypes = webhookEventTypes.filter(
@@ -103,6 +109,8 @@ export const webhookMessages = {
   urlRequired: '请填写推送地址（以 http:// 或 https:// 开头）',
   urlInvalid: '推送地址不是有效的网址，请填写以 http:// 或 https:// 开头的完整地址',
   urlTooLong: `推送地址最多 ${WEBHOOK_URL_MAX} 个字符`,
+  urlMasked: `地址中的 ${WEBHOOK_URL_HIDDEN} 是隐藏的密钥部分，只能随原地址原样保留；如需修改地址，请粘贴完整的新地址`,
+  urlUnreadable: '原地址无法解密（服务器的 SECRET_KEY 可能已更换），请粘贴完整的地址后保存',
   kindInvalid: '类型只能是 Webhook、企业微信、钉钉或飞书群机器人',
   eventsRequired: '请至少选择一个要推送的事件',
   eventInvalid: '事件类型不正确，请从列表中选择',
@@ -203,7 +211,10 @@ export const webhookSaved = z.object({
 });
 export type WebhookSaved = z.output<typeof webhookSaved>;
 
-/** `webhook/edit`: the kind stays; `secret` (钉钉, 飞书) replaces the robot's when given. */
+/**
+ * `webhook/edit`: the kind stays; `secret` (钉钉, 飞书) replaces the robot's when given; `url` equal
+ * to the list's (secrets as ***) keeps the stored URL.
+ */
 export const webhookEdit = z.object({
   id: endpointId,
   name,

@@ -39,8 +39,7 @@ import {
   firmwareRollouts,
   spaces,
 } from '../../db/schema.ts';
-import { recordEvents } from '../../lib/outbox.ts';
-import { toIso } from '../../lib/time.ts';
+import { alertEvents, recordEvents } from '../../lib/outbox.ts';
 
 /** An alert as a rule wants it open now. */
 export interface WantedAlert {
@@ -340,29 +339,10 @@ async function reconcile(
     .set({ closedAt: now, updatedAt: now })
     .where(and(eq(alerts.kind, kind), isNull(alerts.closedAt), notInArray(alerts.causeKey, kept)))
     .returning();
-  await recordEvents(tx, [
-    ...raised.map((a) => ({ type: 'alert.raised' as const, data: alertData(a) })),
-    ...closed.map((a) => ({
-      type: 'alert.closed' as const,
-      data: { ...alertData(a), closedAt: toIso(now) },
-    })),
-  ]);
+  await recordEvents(tx, alertEvents(raised, closed));
 }
 
 type Alert = typeof alerts.$inferSelect;
-
-/** What alert.raised and alert.closed tell of an alert (开放平台). */
-const alertData = (a: Alert) => ({
-  alertId: a.id,
-  kind: a.kind,
-  title: a.title,
-  detail: a.detail,
-  buildingId: a.buildingId,
-  deviceId: a.deviceId,
-  link: a.link,
-  count: a.count,
-  raisedAt: toIso(a.raisedAt),
-});
 
 /**
  * A device that reconnects after its state changed is behind until its sync is acked, a second or

@@ -5,27 +5,13 @@
  * `alert.closed` events too (to group robots that want them), in the same transaction.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { businessDateTime, toIso } from '@cowork/contract';
+import { businessDateTime } from '@cowork/contract';
 import { webhookMessages } from '@cowork/contract/resources/webhook';
 import type { Executor } from '../../db/client.ts';
 import { alerts, webhookEndpoints } from '../../db/schema.ts';
-import { recordEvents } from '../../lib/outbox.ts';
+import { alertEvents, recordEvents } from '../../lib/outbox.ts';
 
 const causeKeyOf = (endpointId: number) => `webhook-disabled:${endpointId}`;
-
-type Alert = typeof alerts.$inferSelect;
-
-const eventData = (a: Alert) => ({
-  alertId: a.id,
-  kind: a.kind,
-  title: a.title,
-  detail: a.detail,
-  buildingId: a.buildingId,
-  deviceId: a.deviceId,
-  link: a.link,
-  count: a.count,
-  raisedAt: toIso(a.raisedAt),
-});
 
 /**
  * Turns the endpoint off if it is still on and has been failing since `failingSince`, and raises
@@ -54,10 +40,7 @@ export async function disableFailingEndpoint(
     })
     .onConflictDoNothing({ target: alerts.causeKey, where: isNull(alerts.closedAt) })
     .returning();
-  await recordEvents(
-    tx,
-    raised.map((a) => ({ type: 'alert.raised' as const, data: eventData(a) })),
-  );
+  await recordEvents(tx, alertEvents(raised, []));
   return true;
 }
 
@@ -68,11 +51,5 @@ export async function closeDisabledAlert(tx: Executor, endpointId: number): Prom
     .set({ closedAt: sql`now()`, updatedAt: sql`now()` })
     .where(and(eq(alerts.causeKey, causeKeyOf(endpointId)), isNull(alerts.closedAt)))
     .returning();
-  await recordEvents(
-    tx,
-    closed.map((a) => ({
-      type: 'alert.closed' as const,
-      data: { ...eventData(a), closedAt: toIso(a.closedAt ?? new Date()) },
-    })),
-  );
+  await recordEvents(tx, alertEvents([], closed));
 }

@@ -21,6 +21,7 @@ import {
   webhookEventLabels,
   type WebhookEventType,
 } from '@cowork/contract';
+import { orderListPathOfKind } from '@cowork/contract/resources/dashboard';
 import { orderKindOptions } from '@cowork/contract/resources/order';
 
 export type RobotKind = 'wecom' | 'dingtalk' | 'feishu';
@@ -104,16 +105,9 @@ function deviceOf(r: Reader): string | null {
   return name ?? sn;
 }
 
-/** Where 订单 pages live, by order kind (the console's routes). */
-const orderPages: Record<string, string> = {
-  'user-card': '/order/member',
-  'team-card': '/order/meeting',
-  'office-seat': '/order/seat',
-  'hall-seat': '/order/seat',
-  'office-station': '/order/meetingRoom',
-  'activity-station': '/order/activityVenue',
-  airport: '/order/airport',
-};
+/** The console list of the event's order kind. */
+const orderListPaths: Partial<Record<string, string>> = orderListPathOfKind;
+const orderPageOf = (r: Reader) => orderListPaths[r.text('kind') ?? ''] ?? null;
 const orderKindLabels = Object.fromEntries(orderKindOptions.map((o) => [o.value, o.label]));
 
 interface Content {
@@ -242,35 +236,35 @@ const contents: Record<WebhookEventType, (r: Reader) => Content> = {
     headline: r.text('productName'),
     facts: order(r, ['实付金额', 'paidFen']),
     at: r.time('paidAt'),
-    page: orderPages[r.text('kind') ?? ''] ?? null,
+    page: orderPageOf(r),
     tone: 'info',
   }),
   'order.cancelled': (r) => ({
     headline: r.text('productName'),
     facts: order(r, ['订单金额', 'amountFen']),
     at: r.time('cancelledAt'),
-    page: orderPages[r.text('kind') ?? ''] ?? null,
+    page: orderPageOf(r),
     tone: 'info',
   }),
   'order.refunded': (r) => ({
     headline: r.text('productName'),
     facts: order(r, ['退款金额', 'paidFen']),
     at: r.time('refundedAt'),
-    page: orderPages[r.text('kind') ?? ''] ?? null,
+    page: orderPageOf(r),
     tone: 'info',
   }),
   'booking.created': (r) => ({
     headline: r.text('roomName'),
     facts: booking(r),
     at: r.time('createdAt'),
-    page: orderPages[r.text('kind') ?? ''] ?? null,
+    page: orderPageOf(r),
     tone: 'info',
   }),
   'booking.cancelled': (r) => ({
     headline: r.text('roomName'),
     facts: booking(r),
     at: r.time('cancelledAt'),
-    page: orderPages[r.text('kind') ?? ''] ?? null,
+    page: orderPageOf(r),
     tone: 'info',
   }),
   'invoice.issued': (r) => ({

@@ -3,11 +3,14 @@
  * the robot's own signing secret (钉钉 加签, 飞书 签名校验; blank on edit keeps the one stored),
  * enabled and a remark; every rule is the contract's, so the form says what the server would. A new
  * webhook's signing secret comes back in the answer and is handed to `onSecret` to be shown once.
+ * An edit starts from the URL as the list shows it (secrets as ***): sent back unchanged, the server
+ * keeps the stored URL, so staff retype an address only to replace it.
  */
-import { App, Form, Input, Select, Switch, type FormRule } from 'antd';
+import { App, Form, Input, Select, Switch } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   robotSecretKinds,
+  WEBHOOK_URL_HIDDEN,
   webhookApi,
   webhookKindLabels,
   webhookKinds,
@@ -51,18 +54,6 @@ const robotSecretLabels: Partial<Record<WebhookKind, { label: string; help: stri
     help: '机器人安全设置选择“加签”时填写（SEC 开头）；选择自定义关键词或 IP 地址段时留空',
   },
   feishu: { label: '签名校验密钥', help: '机器人安全设置开启“签名校验”时填写；否则留空' },
-};
-
-/**
- * The list shows a URL's credentials as ***, and an edit saves the URL it is sent: one still
- * holding *** would replace the real credentials with the mask.
- */
-const HIDDEN = '***';
-const notMasked: FormRule = {
-  validator: async (_rule, value: unknown) => {
-    if (typeof value === 'string' && value.includes(HIDDEN))
-      throw new Error('地址中的密钥部分已隐藏（***），请重新粘贴完整地址后保存');
-  },
 };
 
 export function EndpointDrawer({
@@ -138,12 +129,11 @@ export function EndpointDrawer({
         <Form.Item
           name="url"
           label="地址"
-          required
-          rules={[...contractRules('地址', shape.url).rules, notMasked]}
+          {...contractRules('地址', shape.url)}
           extra={
-            isNew || !editing.url.includes(HIDDEN)
+            isNew || !editing.url.includes(WEBHOOK_URL_HIDDEN)
               ? kind && urlHelp[kind]
-              : '地址中的密钥部分已隐藏（***），保存前请重新粘贴完整地址'
+              : `地址中的 ${WEBHOOK_URL_HIDDEN} 是隐藏的密钥部分：地址不改则原样保留；如需更换地址，请粘贴完整的新地址`
           }
         >
           <Input placeholder="https://" />

@@ -2,7 +2,8 @@
  * 开放平台 as staff see it: tabs and buttons by permission codes (接口密钥 only with its own view
  * code, no write buttons without edit codes), an endpoint's state (推送失败中, and in red why the
  * console turned it off), the signing secret shown once after 新建, the event picker's 全选, a
- * failed delivery shown 待重试 and sent again, and an API key shown once with its Bearer line.
+ * failed delivery shown 待重试 and sent again, an edit that sends the listed URL back as shown, and
+ * an API key shown once with its Bearer line.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -84,6 +85,8 @@ function answerOf(config: InternalAxiosRequestConfig): unknown {
       ]);
     case webhookApi.save:
       return { id: 3, secret: 'whsec_onlyonce' };
+    case webhookApi.edit:
+      return null;
     case webhookApi.deliveryPage:
       return page([delivery]);
     case webhookApi.deliveryResend:
@@ -227,16 +230,26 @@ describe('开放平台', { timeout: 30_000 }, () => {
     expect(within(drawer).queryByLabelText('加签密钥')).toBeNull();
   });
 
-  it('refuses to save a URL still holding the *** the list shows for its credentials', async () => {
+  it('sends the URL back as the list shows it (*** and all), for the server to keep the stored one', async () => {
     const { bodies } = renderAs(all);
     const robot = (await screen.findByText('运营群')).closest('tr')!;
     fireEvent.click(within(robot).getByRole('button', { name: '编辑' }));
     const drawer = await dialogTitled('编辑推送地址：运营群');
+    const shownUrl = 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=***';
+    expect((within(drawer).getByLabelText('地址') as HTMLInputElement).value).toBe(shownUrl);
+    expect(drawer.textContent).toContain('地址不改则原样保留');
     fireEvent.click(within(drawer).getByRole('button', { name: /保\s*存/ }));
-    expect(
-      await within(drawer).findByText('地址中的密钥部分已隐藏（***），请重新粘贴完整地址后保存'),
-    ).toBeTruthy();
-    expect(bodies(webhookApi.edit)).toEqual([]);
+    expect(await screen.findByText('推送地址“运营群”已保存')).toBeTruthy();
+    expect(bodies(webhookApi.edit)).toEqual([
+      {
+        id: 2,
+        name: '运营群',
+        url: shownUrl,
+        events: ['order.paid', 'order.refunded'],
+        enabled: false,
+        remark: null,
+      },
+    ]);
   });
 
   it('shows a failed delivery as 待重试 with its answer, and sends it again', async () => {
