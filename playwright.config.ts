@@ -67,7 +67,8 @@ export default defineConfig({
     },
   ],
   webServer: [
-    server(PORT, 'main', { MQTT_PORT: String(MQTT_PORT) }),
+    // The 开放平台 spec's receiver listens on 127.0.0.1, which webhooks refuse unless allowed.
+    server(PORT, 'main', { MQTT_PORT: String(MQTT_PORT), WEBHOOK_ALLOW_PRIVATE: 'true' }),
     server(SHORT_TOKEN_PORT, 'short-token', { ACCESS_TOKEN_TTL: '4', MQTT_PORT: '0' }),
   ],
 });

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: each benchmark prints its measurement beside its reference and the ratio.
  * `BENCH_ONLY=devices,api` runs only those (bundle, web, api, export, order-page, devices, delivery,
- * door-ops).
+ * door-ops, webhooks).
  */
 import { apiOverhead } from './api.ts';
 import { bundleSizes } from './bundle.ts';
@@ -12,6 +12,7 @@ import { exportMemory } from './export.ts';
 import { orderPageBench } from './order-page.ts';
 import { record, summarise } from './results.ts';
 import { webBench } from './web.ts';
+import { webhookBench, webhookGoals } from './webhooks.ts';
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name: string) => !only || only.includes(name);
@@ -210,4 +211,33 @@ if (wanted('door-ops')) {
   if (d.trial)
     console.log(`  (a trial of ${d.count} devices, not ${DOOR_DEFAULT_DEVICES}: printed, not recorded)`);
   else record(d.results);
+}
+
+if (wanted('webhooks')) {
+  const w = await webhookBench();
+  const [lag, burst, burstP99] = w.results;
+  const list = (values: number[], digits = 0) => values.map((v) => fixed(v, digits)).join(' / ');
+  console.log(
+    `\nWebhooks (${w.engine}): a signed webhook to a receiver on loopback that checks every signature (${w.receiver.deliveries} deliveries, ${w.receiver.badSignatures} bad signatures)`,
+  );
+  console.log(
+    `  ${w.rate} events/s for ${w.seconds} s, one a transaction: commit → receiver's 200  p50 ${list(w.lags.map((l) => l.p50))} ms   p99 ${list(w.lags.map((l) => l.p99))} ms   max ${list(w.lags.map((l) => l.max))} ms`,
+  );
+  console.log(
+    `    p99 median ${fixed(lag.median, 0)} ms (max ${fixed(lag.max, 0)})   goal ≤ ${webhookGoals.lagP99Ms} ms   ratio ${fixed(lag.median / webhookGoals.lagP99Ms, 2)}`,
+  );
+  console.log(
+    `  ${w.events} events in one transaction until all delivered: ${list(
+      w.bursts.map((b) => b.seconds),
+      1,
+    )} s   median ${fixed(burst.median, 1)} s (${fixed(w.events / burst.median, 0)} events/s)`,
+  );
+  console.log(
+    `    推送记录 (delivery/page) p99 during the drain ${list(
+      w.bursts.map((b) => b.p99),
+      1,
+    )} ms (${list(w.bursts.map((b) => b.requests))} requests); quiet ${fixed(w.quietP99, 1)} ms   median ${fixed(burstP99.median, 1)} ms`,
+  );
+  if (w.trial) console.log('  (a trial, not 100 events/s for 30 s and 10 000 events: printed, not recorded)');
+  else record(w.results);
 }

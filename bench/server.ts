@@ -62,7 +62,8 @@ export async function signInAdmin(url: string) {
   return { authorization: `Bearer ${token.access_token}` };
 }
 
-export async function startServer() {
+/** `env`: settings beside the defaults (e.g. WEBHOOK_ALLOW_PRIVATE for a receiver on loopback). */
+export async function startServer(env: Record<string, string> = {}) {
   const databaseUrl = process.env.BENCH_DATABASE_URL;
   const database = databaseUrl ? await throwAwayDatabase(databaseUrl) : undefined;
   const handle: DbHandle = database
@@ -71,7 +72,7 @@ export async function startServer() {
   await handle.migrate();
   await seedDemo(handle.db);
   const config = {
-    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cowork-bench' }),
+    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cowork-bench', ...env }),
     webDist: '/nonexistent',
     mqttPort: 0,
   };

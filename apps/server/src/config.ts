@@ -22,6 +22,7 @@ import {
   isTimeZone,
   REFRESH_TOKEN_TTL_SECONDS,
 } from '@cowork/contract';
+import { API_KEY_RATE_LIMIT } from '@cowork/contract/resources/api-key';
 
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -180,6 +181,16 @@ const envSchema = z.object({
     .default(DEFAULT_BUSINESS_TIME_ZONE),
   /** A request whose headers and body have not all arrived after this is cut (slow-body clients). */
   REQUEST_TIMEOUT_MS: positiveMillis(60_000),
+  API_KEY_RATE_LIMIT: z.coerce
+    .number({ error: 'must be a number of calls per minute' })
+    .int('must be a whole number')
+    .positive('must be greater than 0')
+    .default(API_KEY_RATE_LIMIT),
+  /** Webhooks and group robots may be sent to loopback and private addresses (on-premise receivers, tests). */
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
   /** Which proxies in front may set X-Forwarded-For: false, a number of hops, or their addresses. */
   TRUST_PROXY: z
     .string()
@@ -250,6 +261,13 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Requests per minute and address on the token endpoint (a second line behind login throttling). */
   tokenRateLimitPerMinute: number;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE: webhook and robot URLs may point at loopback and private networks
+   * (link-local and cloud metadata addresses stay refused).
+   */
+  webhookAllowPrivate: boolean;
+  /** Calls per minute one API key (接口密钥) may make, across every instance. */
+  apiKeyRateLimitPerMinute: number;
 }
 
 export type TrustProxy = false | number | string[];
@@ -473,5 +491,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     tokenRateLimitPerMinute: 60,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT,
   };
 }

@@ -28,6 +28,7 @@ export const alertKindPermissions: Record<AlertKind, readonly string[]> = {
   'sync-stuck': [DEVICE_VIEW_PERMISSION, 'hardware:alarm:view'],
   refusals: [DEVICE_VIEW_PERMISSION, 'hardware:alarm:view'],
   'rollout-halted': ['hardware:firmware:view'],
+  'webhook-disabled': ['system:open:view'],
 };
 
 /** Any code that shows some alert: opens the bell's routes. */

@@ -58,6 +58,10 @@ export const auditLogRecord = z.object({
   actorName: z.string().nullable(),
   /** The actor's sign-in name, shown beside actorName (nicknames need not be unique). */
   actorUsername: z.string().nullable().optional(),
+  /** The API key (接口密钥) the write was made with, its creator being the actor; null for staff. */
+  apiKeyId: z.number().int().nullable(),
+  /** The key's name when the write was made (kept when the key is gone). */
+  apiKeyName: z.string().nullable(),
   action: z.string(),
   resource: z.string(),
   resourceId: z.string().nullable(),

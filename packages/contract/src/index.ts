@@ -15,3 +15,4 @@ export * from './devices.ts';
 export * from './states.ts';
 export * from './time.ts';
 export * from './alerts.ts';
+export * from './webhook-events.ts';

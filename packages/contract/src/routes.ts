@@ -80,6 +80,7 @@ const leaves: [string, string, string, string, boolean][] = [
   ['system', 'airport', '机场三字码', 'system/airport', true],
   ['system', 'rule', '行为项配置', 'system/rule', true],
   ['system', 'log', '操作日志', 'system/log', true],
+  ['system', 'open', '开放平台', 'system/open', true],
   ['hardware', 'space', '物理空间', 'hardware/space', true],
   ['hardware', 'device', '设备管理', 'hardware/device', true],
   ['hardware', 'log', '开门记录', 'hardware/log', true],

@@ -48,4 +48,6 @@ export const checkLabels: Record<string, string> = {
   firmware_rollouts_state_check: '升级状态',
   firmware_rollout_devices_state_check: '设备升级状态',
   alerts_kind_check: '通知类型',
+  webhook_endpoints_kind_check: '接收方类型',
+  webhook_deliveries_status_check: '推送状态',
 };

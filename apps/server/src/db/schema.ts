@@ -16,3 +16,4 @@ export * from './schema/leads.ts';
 export * from './schema/devices.ts';
 export * from './schema/door-access.ts';
 export * from './schema/door-operations.ts';
+export * from './schema/open-platform.ts';

@@ -14,6 +14,7 @@ import type { Database, Executor } from '../db/client.ts';
 import { deviceAlarmClears, deviceAlarms } from '../db/schema.ts';
 import { batchLoader } from '../lib/batch.ts';
 import { eventAtAccepted, type DropReason, type Envelope } from './protocol.ts';
+import { recordAlarmEvents } from './webhook-events.ts';
 
 export type AlarmEvents = ReturnType<typeof createAlarmEvents>;
 
@@ -232,6 +233,8 @@ export function createAlarmEvents({ db }: { db: Database }) {
         outcomes,
       );
       later.push(...(await applyKeptClears(tx, raised)));
+      const changes = [...outcomes.values()].flatMap((o) => (typeof o === 'object' ? [o.change] : []));
+      await recordAlarmEvents(tx, [...changes, ...later]);
     });
     for (const outcome of outcomes.values()) if (typeof outcome === 'object') tell(outcome.change);
     later.forEach(tell);

@@ -8,15 +8,26 @@ import type { Database } from '../db/client.ts';
 import { deviceCommands, deviceOpenLogs, openMethodValues, openResultValues } from '../db/schema.ts';
 import { batchLoader, batchWriter } from '../lib/batch.ts';
 import { eventAtAccepted, textParam, type DropReason, type Envelope } from './protocol.ts';
+import { recordDoorEvents } from './webhook-events.ts';
 
 export type DoorEvents = ReturnType<typeof createDoorEvents>;
 
 export function createDoorEvents({ db }: { db: Database }) {
   const listeners = new Set<(sn: string) => void>();
 
-  /** The open log's rows of one turn in one INSERT; an id already logged changes nothing. */
+  /**
+   * The open log's rows of one turn in one INSERT; an id already logged changes nothing. The rows
+   * written are told to webhooks in the same transaction (door.opened / door.denied).
+   */
   const writeDoor = batchWriter(async (rows: (typeof deviceOpenLogs.$inferInsert)[]) => {
-    await db.insert(deviceOpenLogs).values(rows).onConflictDoNothing({ target: deviceOpenLogs.messageId });
+    await db.transaction(async (tx) => {
+      const written = await tx
+        .insert(deviceOpenLogs)
+        .values(rows)
+        .onConflictDoNothing({ target: deviceOpenLogs.messageId })
+        .returning();
+      await recordDoorEvents(tx, written);
+    });
   });
   const lastOpenerOf = batchLoader(async (deviceIds: number[]) => {
     const rows = await db

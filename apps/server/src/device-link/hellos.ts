@@ -6,17 +6,18 @@
  * Every instance on an external broker hears each hello: the one whose update changes the device's
  * last_hello_id claims it and sends the sync.
  */
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { retryingDeadlocks, rowsOf, type Database } from '../db/client.ts';
-import { deviceEnrolments } from '../db/schema.ts';
+import { deviceEnrolments, devices } from '../db/schema.ts';
 import { batchLoader, batchWriter } from '../lib/batch.ts';
 import { automaticActor } from './actors.ts';
 import type { AccessSync } from './access-sync.ts';
 import { isConsoleName } from './console-identity.ts';
 import { textParam, type Envelope } from './protocol.ts';
 import { protocolOf, type DeviceProtocol } from './secrets-v11.ts';
+import { changePresence } from './webhook-events.ts';
 
 interface Hello {
   deviceId: number;
@@ -67,15 +68,26 @@ export function createHellos({ config, db, log, syncDevices, firmwareHello }: He
       sql`, `,
     );
     const result = await retryingDeadlocks(() =>
-      rowsOf<{ hello_id: string }>(
-        db,
-        sql`
+      db.transaction(async (tx) => {
+        // Those offline until now come online (and are told to webhooks) first.
+        await changePresence(
+          tx,
+          'online',
+          inArray(
+            devices.id,
+            hellos.map((h) => h.deviceId),
+          ),
+        );
+        return rowsOf<{ hello_id: string }>(
+          tx,
+          sql`
       update devices d set model = v.model, vendor = v.vendor, firmware = v.firmware,
         protocol = v.protocol, status = 'online', last_seen_at = now(), last_hello_id = v.hello_id
       from (values ${values}) as v(id, hello_id, model, vendor, firmware, protocol)
       where d.id = v.id and d.last_hello_id is distinct from v.hello_id
       returning v.hello_id`,
-      ),
+        );
+      }),
     );
     const claimed = new Set(result.map((r) => r.hello_id));
     return new Map(hellos.map((h) => [h, claimed.has(h.id)]));

@@ -4,13 +4,14 @@
  * seconds); its `status` topic says online or offline; a sweep marks offline a device silent for
  * DEVICE_OFFLINE_AFTER_MS, will or no will.
  */
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { eq, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEVICE_HEARTBEAT_MS, DEVICE_OFFLINE_AFTER_MS } from '@cowork/contract';
 import { retryingDeadlocks, type Database } from '../db/client.ts';
 import { devices } from '../db/schema.ts';
 import { propertyOf } from '../lib/unknown.ts';
 import type { Background } from './background.ts';
+import { changePresence } from './webhook-events.ts';
 
 /** How often last seen is written. */
 export const SEEN_FLUSH_MS = 5_000;
@@ -54,10 +55,7 @@ export function createPresence({
     const now = new Date();
     seen.set(sn, now);
     // Only the change is written at once; last seen of devices already online is batched.
-    await db
-      .update(devices)
-      .set({ status: 'online', lastSeenAt: now })
-      .where(and(eq(devices.sn, sn), eq(devices.status, 'offline')));
+    await db.transaction((tx) => changePresence(tx, 'online', eq(devices.sn, sn), { lastSeenAt: now }));
   }
 
   /**
@@ -81,7 +79,7 @@ export function createPresence({
       return;
     }
     seen.delete(sn);
-    await db.update(devices).set({ status: 'offline' }).where(eq(devices.sn, sn));
+    await db.transaction((tx) => changePresence(tx, 'offline', eq(devices.sn, sn)));
   }
 
   return {
@@ -110,7 +108,7 @@ export function createPresence({
      */
     async markAllOffline() {
       await Promise.resolve()
-        .then(() => db.update(devices).set({ status: 'offline' }).where(eq(devices.status, 'online')))
+        .then(() => db.transaction((tx) => changePresence(tx, 'offline', undefined)))
         .catch((error: unknown) => log.warn({ err: error }, 'could not mark devices offline at start'));
     },
     /** Writes last seen (and online) of the devices heard since the last flush. */
@@ -123,22 +121,27 @@ export function createPresence({
         sql`, `,
       );
       await retryingDeadlocks(() =>
-        db.execute(
-          sql`update devices set last_seen_at = v.at, status = 'online' from (values ${values}) as v(sn, at) where devices.sn = v.sn`,
-        ),
+        db.transaction(async (tx) => {
+          // Those offline until now come online (and are told to webhooks) first.
+          await changePresence(
+            tx,
+            'online',
+            inArray(
+              devices.sn,
+              batch.map(([sn]) => sn),
+            ),
+          );
+          await tx.execute(
+            sql`update devices set last_seen_at = v.at, status = 'online' from (values ${values}) as v(sn, at) where devices.sn = v.sn`,
+          );
+        }),
       );
     },
     /** No signed message for DEVICE_OFFLINE_AFTER_MS (three heartbeats) is offline, even without a last will. */
     async sweepOffline() {
-      await db
-        .update(devices)
-        .set({ status: 'offline' })
-        .where(
-          and(
-            eq(devices.status, 'online'),
-            lt(devices.lastSeenAt, new Date(Date.now() - DEVICE_OFFLINE_AFTER_MS)),
-          ),
-        );
+      await db.transaction((tx) =>
+        changePresence(tx, 'offline', lt(devices.lastSeenAt, new Date(Date.now() - DEVICE_OFFLINE_AFTER_MS))),
+      );
     },
     /** Drops the pending status checks (the link stops). */
     stop() {

@@ -33,6 +33,10 @@ function redact(value: unknown): unknown {
 
 const rowOf = (request: FastifyRequest, entry: AuditEntry) => ({
   actorId: entry.actorId !== undefined ? entry.actorId : (request.user?.id ?? null),
+  // A write made with an API key: its creator is the actor, the key is named beside them (the
+  // 操作日志 shows 接口密钥：<name>); the name stays should the key be removed.
+  apiKeyId: request.user?.apiKey?.id ?? null,
+  apiKeyName: request.user?.apiKey?.name ?? null,
   action: entry.action,
   resource: entry.resource,
   resourceId: entry.resourceId === undefined || entry.resourceId === null ? null : String(entry.resourceId),

@@ -7,13 +7,15 @@
  *   const scope = buildingScope(userCards.buildingIds, '适用楼宇');
  *   crudModule({ ..., where: scope.where, prepare: (values, { tx }) => scope.check(values, tx) });
  */
-import { arrayContains, asc, eq, inArray } from 'drizzle-orm';
+import { arrayContains, arrayOverlaps, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { fieldInvalid, idOf, quoted } from '@cowork/contract';
+import { apiKeyMessages } from '@cowork/contract/resources/api-key';
 import type { Executor } from '../db/client.ts';
-import { buildings } from '../db/schema.ts';
-import { badRequest, queryText } from './http.ts';
+import { buildings, devices, spaces } from '../db/schema.ts';
+import { AppError, badRequest, queryText } from './http.ts';
+import { recordOf } from './unknown.ts';
 
 export function buildingScope(column: PgColumn, label: string) {
   return {
@@ -114,4 +116,88 @@ export async function floorsNote(request: FastifyRequest): Promise<string> {
     .orderBy(asc(buildings.name));
   const lines = rows.map((b) => `${b.name}：${b.floors?.length ? b.floors.join('、') : '无楼层（留空）'}`);
   return lines.length ? `各楼宇的楼层——${lines.join('；')}` : '';
+}
+
+/** The names a building is sent under: one (`buildingId`), or several (`buildingIds`). */
+const BUILDING_KEYS = ['buildingId', 'buildingIds'] as const;
+
+/** The building ids a query or body value names (a number, a numeric string, or a list of them). */
+function idsIn(value: unknown): number[] {
+  const items = Array.isArray(value)
+    ? value
+    : value === undefined || value === null || value === ''
+      ? []
+      : [value];
+  return items.map(Number);
+}
+
+/**
+ * An API key limited to some buildings (接口密钥's 限定楼宇) names only those: a query or body
+ * naming another one is refused (403). Runs before validation, on what was sent. What it reads,
+ * edits or removes by id, and what lists show it, is limited by `inKeyBuildings` below. Staff and
+ * unlimited keys pass untouched.
+ */
+export function limitToKeyBuildings(request: FastifyRequest) {
+  const allowed = keyBuildingsOf(request);
+  if (!allowed) return;
+  for (const source of [recordOf(request.query), recordOf(request.body)])
+    for (const key of BUILDING_KEYS)
+      if (idsIn(source[key]).some((id) => !allowed.includes(id)))
+        throw new AppError(403, apiKeyMessages.outsideBuildings);
+}
+
+/**
+ * The buildings the caller is limited to: an API key's 限定楼宇. Undefined for staff (who have no
+ * building scope yet) and for keys of every building.
+ */
+export function keyBuildingsOf(request: FastifyRequest | undefined): number[] | undefined {
+  const ids = request?.user?.apiKey?.buildingIds;
+  return ids?.length ? ids : undefined;
+}
+
+/**
+ * Rows of the caller's buildings only, as a condition for the WHERE of every read, edit and removal
+ * (by id or in a list), so that a row elsewhere is simply not found: 404, never 403, and a key does
+ * not learn what exists in other buildings. `column` holds a row's building (integer) or the
+ * buildings it is valid in (integer[]: any of the key's). A row of no building is outside every
+ * key's buildings. Undefined (no condition) for staff and unlimited keys.
+ *
+ * @example
+ *   .where(and(eq(alerts.id, id), inKeyBuildings(request, alerts.buildingId)))
+ */
+export function inKeyBuildings(request: FastifyRequest | undefined, column: PgColumn): SQL | undefined {
+  const allowed = keyBuildingsOf(request);
+  if (!allowed) return undefined;
+  return column.columnType === 'PgArray' ? arrayOverlaps(column, allowed) : inArray(column, allowed);
+}
+
+/** `inKeyBuildings` for rows placed in a space (devices): the space's building. */
+export function spaceInKeyBuildings(request: FastifyRequest | undefined, spaceId: PgColumn): SQL | undefined {
+  const allowed = keyBuildingsOf(request);
+  if (!allowed) return undefined;
+  return sql`${spaceId} in (select ${spaces.id} from ${spaces} where ${inArray(spaces.buildingId, allowed)})`;
+}
+
+/** `inKeyBuildings` for rows of a device (open logs): the building of the device's space. */
+export function deviceInKeyBuildings(
+  request: FastifyRequest | undefined,
+  deviceId: PgColumn,
+): SQL | undefined {
+  const placed = spaceInKeyBuildings(request, devices.spaceId);
+  return placed && sql`${deviceId} in (select ${devices.id} from ${devices} where ${placed})`;
+}
+
+/**
+ * For a row already read (hand-written routes that load before they know the building): the 404
+ * `missing` gives unless one of the row's buildings is the key's. Staff and unlimited keys pass.
+ */
+export function assertInKeyBuildings(
+  request: FastifyRequest,
+  buildingIds: number | readonly number[] | null | undefined,
+  missing: () => Error,
+) {
+  const allowed = keyBuildingsOf(request);
+  if (!allowed) return;
+  const held = buildingIds === null || buildingIds === undefined ? [] : [buildingIds].flat();
+  if (!held.some((id) => allowed.includes(id))) throw missing();
 }

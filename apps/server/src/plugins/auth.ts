@@ -6,9 +6,12 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { grants, messages } from '@cowork/contract';
+import { API_KEY_PREFIX, apiKeyMessages } from '@cowork/contract/resources/api-key';
+import { limitToKeyBuildings } from '../lib/building-scope.ts';
 import { AppError, forbidden, unauthorized } from '../lib/http.ts';
 import type { AuthUser, Session } from '../lib/sessions.ts';
 import { errorOf } from '../lib/unknown.ts';
+import { createApiKeyCalls, keyMayCall } from './api-key-calls.ts';
 import { createSessionCache, type SessionCache } from './session-cache.ts';
 
 declare module 'fastify' {
@@ -80,8 +83,22 @@ export function cookieToken(request: FastifyRequest): string | undefined {
   }
 }
 
+/**
+ * An API key's session, or the 401 that says why the key does not work. Never 424: a key has no
+ * refresh token, so an expired one is simply refused.
+ */
+function keySignedIn(session: Session | undefined) {
+  const key = session?.user.apiKey;
+  if (!session || !key) throw unauthorized(apiKeyMessages.invalid);
+  if (session.revokedAt) throw unauthorized(apiKeyMessages.revokedInUse);
+  if (session.expiresAt.getTime() <= Date.now()) throw unauthorized(apiKeyMessages.expired);
+  if (key.unusable) throw unauthorized(apiKeyMessages[key.unusable === 'role' ? 'roleGone' : 'ownerGone']);
+  return session;
+}
+
 /** The session of an access token, or the 401/424 that says why it does not sign anyone in. */
 function signedIn(session: Session | undefined) {
+  if (session?.user.apiKey) return keySignedIn(session);
   if (!session || session.kind !== 'access' || session.revokedAt) throw unauthorized();
   if (session.user.status !== 'enabled') throw unauthorized(messages.accountDisabled);
   if (session.expiresAt.getTime() <= Date.now()) throw new AppError(424, messages.tokenExpired);
@@ -109,6 +126,16 @@ export function registerAuth(app: FastifyInstance) {
   app.decorate('routeCatalogue', catalogue);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionFamilyId', null);
+  const keyCalls = createApiKeyCalls(app);
+  // A key limited to some buildings names only those in what it sends (before validation reads it).
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      limitToKeyBuildings(request);
+    } catch (error) {
+      return done(errorOf(error));
+    }
+    done();
+  });
 
   app.addHook('onRoute', (route) => {
     const config = (route.config ??= {});
@@ -140,10 +167,14 @@ export function registerAuth(app: FastifyInstance) {
     }
   });
 
-  const admit = (request: FastifyRequest, session: Session | undefined) => {
-    const { user, familyId } = signedIn(session);
+  const admit = (request: FastifyRequest, session: Session | undefined, token: string) => {
+    // An unknown `ck_…` is a wrong key, not an ended sign-in: say so.
+    const { user, familyId } = token.startsWith(API_KEY_PREFIX) ? keySignedIn(session) : signedIn(session);
     request.user = user;
     request.sessionFamilyId = familyId;
+    // Whatever its role grants (even `*`), a key never reaches the screens that hand out rights.
+    if (user.apiKey && !keyMayCall(request.routeOptions.url ?? request.url))
+      throw new AppError(403, apiKeyMessages.forbiddenEndpoint);
     const { permission } = request.routeOptions.config;
     if (permission && !hasPermission(user, permission)) throw forbidden();
   };
@@ -157,15 +188,18 @@ export function registerAuth(app: FastifyInstance) {
     if (!hit) {
       sessions
         .find(token)
-        .then((session) => admit(request, session))
+        .then((session) => admit(request, session, token))
+        .then(() => keyCalls.counted(request))
         .then(() => done(), done);
       return;
     }
     try {
-      admit(request, hit);
+      admit(request, hit, token);
     } catch (error) {
       return done(errorOf(error));
     }
+    // A key's call is counted against its rate (a database round trip); a staff member's is not.
+    if (hit.user.apiKey) return void keyCalls.counted(request).then(() => done(), done);
     done();
   });
 }

@@ -14,6 +14,8 @@
  * - while the listening connection is down or late nothing is cached (every request reads the
  *   database); once it listens again the cache starts empty. Entries live at most
  *   SESSION_CACHE_TTL_MS besides.
+ * API keys (`ck_…`) are cached the same way: a revocation notifies on the same channel (api-key
+ * routes), and a change to the key's role or creator is heard through those tables' triggers.
  * PGlite delivers the notification in process, where no link can be lost; PostgreSQL over a
  * dedicated connection (`cowork-session-cache` in pg_stat_activity).
  */
@@ -21,10 +23,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Database } from '../db/client.ts';
-import { findSession, type Session } from '../lib/sessions.ts';
+import { AUTH_CHANNEL, findBearerSession, type Session } from '../lib/sessions.ts';
 import { errorOf, propertyOf } from '../lib/unknown.ts';
 
-export const AUTH_CHANNEL = 'auth_changed';
+export { AUTH_CHANNEL };
 /** The listening connection's application_name. */
 export const LISTENER_NAME = 'cowork-session-cache';
 const SESSION_CACHE_TTL_MS = 30_000;
@@ -219,11 +221,11 @@ export function createSessionCache(
   async function find(rawToken: string) {
     const hit = cached(rawToken);
     if (hit) return hit;
-    if (!trusted()) return findSession(db, rawToken);
+    if (!trusted()) return findBearerSession(db, rawToken);
     const key = rawToken;
     const now = Date.now();
     const seen = generation;
-    const session = await findSession(db, rawToken);
+    const session = await findBearerSession(db, rawToken);
     // Something changed while reading: what was read may already be stale. Unknown tokens are
     // not kept (guessing them must not push real sessions out).
     if (session && seen === generation && trusted()) {

@@ -14,6 +14,8 @@ import {
   menuItem,
   tokenResponse,
   userInfo,
+  webhookEventSchemas,
+  webhookEventTypes,
 } from '@cowork/contract';
 
 export const DOCS_PREFIX = '/api/docs';
@@ -30,6 +32,11 @@ const components: [z.ZodType, string][] = [
   [userInfo, 'UserInfo'],
   [tokenResponse, 'TokenResponse'],
   [auditLogRecord, 'AuditLogRecord'],
+  // 开放平台's events reach no route: listed so that receivers find each type's data in the docs.
+  ...webhookEventTypes.map((type): [z.ZodType, string] => [
+    webhookEventSchemas[type],
+    `WebhookEvent.${type}`,
+  ]),
 ];
 
 const zodTransform = createJsonSchemaTransform({
@@ -87,7 +94,9 @@ function staffOnly(app: FastifyInstance) {
 
 export async function registerSwagger(app: FastifyInstance) {
   for (const [schema, id] of components) {
-    if (!z.globalRegistry.has(schema)) z.globalRegistry.add(schema, { id });
+    // A described schema is in the registry already, without an id: the id joins its description.
+    const meta = z.globalRegistry.get(schema);
+    if (!meta?.id) z.globalRegistry.add(schema, { ...meta, id });
   }
   await app.register(swagger, {
     openapi: {

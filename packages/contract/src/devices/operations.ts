@@ -89,7 +89,14 @@ export const rolloutDeviceStateLabels: Record<RolloutDeviceState, string> = {
 };
 
 /** Kinds of 告警通知 (the bell), each raised once per cause and closed when the cause ends. */
-export const alertKinds = ['device-offline', 'alarm', 'sync-stuck', 'refusals', 'rollout-halted'] as const;
+export const alertKinds = [
+  'device-offline',
+  'alarm',
+  'sync-stuck',
+  'refusals',
+  'rollout-halted',
+  'webhook-disabled',
+] as const;
 export type AlertKind = (typeof alertKinds)[number];
 export const alertKindLabels: Record<AlertKind, string> = {
   'device-offline': '设备离线',
@@ -97,4 +104,5 @@ export const alertKindLabels: Record<AlertKind, string> = {
   'sync-stuck': '权限未同步',
   refusals: '频繁拒绝开门',
   'rollout-halted': '固件升级中止',
+  'webhook-disabled': '推送地址已停用',
 };

@@ -5,6 +5,7 @@
  * except a right of its own (`separate`), which a role holds only when given it by name.
  */
 import { EMERGENCY_PERMISSION } from '../devices.ts';
+import { API_KEY_EDIT_PERMISSION, API_KEY_VIEW_PERMISSION } from './api-key.ts';
 import { invoice, invoiceOperations, tripartiteInvoice } from './invoice.ts';
 import { keysOf } from '../validators.ts';
 import { orderActions, writableOrders } from './order.ts';
@@ -34,6 +35,16 @@ export const operationsByPrefix: ReadonlyMap<string, readonly Operation[]> = new
       prefix,
       ops.map(({ action, name }) => ({ code: `${prefix}:${action}`, name })),
     ])
-    // Locking a building down or releasing every door is no part of editing spaces.
-    .concat([['hardware:space', [{ code: EMERGENCY_PERMISSION, name: '紧急模式', separate: true }]]]),
+    .concat([
+      // Locking a building down or releasing every door is no part of editing spaces.
+      ['hardware:space', [{ code: EMERGENCY_PERMISSION, name: '紧急模式', separate: true }]],
+      // Managing webhooks is not minting keys that act as a role.
+      [
+        'system:open',
+        [
+          { code: API_KEY_VIEW_PERMISSION, name: '查看接口密钥', separate: true },
+          { code: API_KEY_EDIT_PERMISSION, name: '管理接口密钥', separate: true },
+        ],
+      ],
+    ]),
 );

@@ -176,6 +176,7 @@ export const alertKindValues = [
   'sync-stuck',
   'refusals',
   'rollout-halted',
+  'webhook-disabled',
 ] as const;
 
 /**

@@ -16,6 +16,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { authored, timestamptz } from './columns.ts';
+import { apiKeys } from './open-platform.ts';
 import { ssoUsers } from './staff.ts';
 
 /**
@@ -37,6 +38,12 @@ export const auditLogs = pgTable(
   {
     id: serial('id').primaryKey(),
     actorId: integer('actor_id').references(() => ssoUsers.id, { onDelete: 'set null' }),
+    /**
+     * The API key a write was made with (its creator is the actor); its name is kept beside it, as
+     * the key may be deleted later.
+     */
+    apiKeyId: integer('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
+    apiKeyName: text('api_key_name'),
     action: text('action').notNull(),
     resource: text('resource').notNull(),
     resourceId: text('resource_id'),
@@ -48,6 +55,10 @@ export const auditLogs = pgTable(
   (t) => [
     index('audit_logs_at_idx').on(t.at),
     index('audit_logs_actor_idx').on(t.actorId),
+    // Few entries have a key: a key removed with its role sets its entries' id to null through it.
+    index('audit_logs_api_key_idx')
+      .on(t.apiKeyId)
+      .where(sql`api_key_id is not null`),
     index('audit_logs_resource_idx').on(t.resource, t.at),
   ],
 );

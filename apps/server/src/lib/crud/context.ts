@@ -2,7 +2,7 @@
  * What every route of a resource shares, worked out once as the module is declared: its paths,
  * permission codes, answer schema, the hooks, and reading, shaping and auditing one of its rows.
  */
-import { eq, getTableColumns } from 'drizzle-orm';
+import { and, eq, getTableColumns } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -17,6 +17,7 @@ import {
   type ResourceDef,
 } from '@cowork/contract';
 import type { Executor } from '../../db/client.ts';
+import { inKeyBuildings } from '../building-scope.ts';
 import { notFound } from '../http.ts';
 import { withIsoTimes } from '../time.ts';
 import {
@@ -65,9 +66,16 @@ export function crudContext<F extends Fields, T extends ResourceTable>(options: 
   const expand = async (rows: StoredRow[], db: Executor) =>
     hooks.expand ? asRows(await hooks.expand(rows, db)) : rows;
 
-  /** The stored record, expanded; 404 when there is none. */
-  async function load(tx: Executor, id: number): Promise<StoredRow> {
-    const [row] = await tx.select().from(table).where(eq(table.id, id));
+  /** The caller's rows only: an API key's buildings' (`buildingColumn`, `keyScope`); undefined for all. */
+  const scope = (request: FastifyRequest) =>
+    options.buildingColumn ? inKeyBuildings(request, options.buildingColumn) : hooks.keyScope?.(request);
+
+  /** The stored record the caller may reach, expanded; 404 when there is none. */
+  async function load(tx: Executor, id: number, request: FastifyRequest): Promise<StoredRow> {
+    const [row] = await tx
+      .select()
+      .from(table)
+      .where(and(eq(table.id, id), scope(request)));
     if (!row) throw notFound(resourceMessages.notFound(resource));
     return (await expand(asRows([row]), tx))[0];
   }
@@ -91,6 +99,7 @@ export function crudContext<F extends Fields, T extends ResourceTable>(options: 
     present,
     forAudit,
     expand,
+    scope,
     load,
   };
 }

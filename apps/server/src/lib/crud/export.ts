@@ -4,6 +4,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pageQuerySchema, type ResourceDef } from '@cowork/contract';
+import { inKeyBuildings } from '../building-scope.ts';
 import { sendExcel, tableBatches, type ExcelColumn } from '../excel-export.ts';
 import { searchConditions } from './search.ts';
 
@@ -23,9 +24,11 @@ export function exportRoute<T extends PgTable & { id: PgColumn }>(
     /** Read permission and the field labels of 400 messages, as the page has them. */
     config: { permission: string; fieldLabels: Record<string, string> };
     where: (request: FastifyRequest) => SQL | undefined;
+    /** As crudModule's: an API key limited to buildings exports only their rows. */
+    buildingColumn?: PgColumn;
   },
 ) {
-  const { resource, path, table, columns, config, where } = options;
+  const { resource, path, table, columns, config, where, buildingColumn } = options;
   app.withTypeProvider<ZodTypeProvider>().get(
     path,
     {
@@ -38,7 +41,11 @@ export function exportRoute<T extends PgTable & { id: PgColumn }>(
     },
     async (request, reply) => {
       const query = request.query;
-      const conditions = [...searchConditions(resource, table, query), where(request)];
+      const conditions = [
+        ...searchConditions(resource, table, query),
+        where(request),
+        buildingColumn && inKeyBuildings(request, buildingColumn),
+      ];
       return sendExcel(reply, {
         title: resource.label,
         columns,

@@ -88,7 +88,7 @@ function pageQueries<F extends Fields>(
     values[name] = value;
     return sql.placeholder(name);
   });
-  const extra = hooks.where?.(request);
+  const extra = and(hooks.where?.(request), crud.scope(request));
   const extraQuery = extra ? dialect.sqlToQuery(extra) : undefined;
   const sortField = query.sortField;
   const sort = sortField

@@ -1,5 +1,5 @@
 /** `GET {base}/detail/:id` (one record) and `GET {base}/list` (the options of selects elsewhere). */
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,7 +21,7 @@ export function detailRoute<F extends Fields>(app: FastifyInstance, crud: CrudCo
       },
     },
     async (request) => {
-      const row = await load(app.db, request.params.id);
+      const row = await load(app.db, request.params.id, request);
       authorize(row, request, 'view');
       return ok(present(row, request, 'detail'));
     },
@@ -53,7 +53,12 @@ export function listRoute<F extends Fields>(app: FastifyInstance, crud: CrudCont
           ...(hasPublished ? { published: columns.published } : {}),
         })
         .from(table)
-        .where(hasPublished && published ? eq(columns.published, published === 'true') : undefined)
+        .where(
+          and(
+            hasPublished && published ? eq(columns.published, published === 'true') : undefined,
+            crud.scope(request),
+          ),
+        )
         .orderBy(...('sort' in resource.fields ? [asc(columns.sort)] : []), asc(table.id));
       return ok(
         rows.map((row): z.infer<typeof listOption> => ({

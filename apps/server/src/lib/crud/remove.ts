@@ -2,7 +2,7 @@
  * `DELETE {base}/remove/:id` and `DELETE {base}/remove` (a batch): all the rows or none, each checked
  * by `authorize` and `inUse`, deleted in a savepoint of its own and audited.
  */
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -30,7 +30,13 @@ export function removeRoutes<F extends Fields>(app: FastifyInstance, crud: CrudC
   const remove = async (request: FastifyRequest, ids: number[]) => {
     let removedRows: StoredRow[] = [];
     const answer = await app.db.transaction(async (tx) => {
-      const rows = asRows(await tx.select().from(table).where(inArray(table.id, ids)));
+      // Another building's record (an API key limited to buildings) is missing, as an unknown id is.
+      const rows = asRows(
+        await tx
+          .select()
+          .from(table)
+          .where(and(inArray(table.id, ids), crud.scope(request))),
+      );
       if (rows.length !== new Set(ids).size) throw notFound(resourceMessages.notFound(resource));
       for (const row of rows) authorize(row, request, 'remove');
       // In a batch, every refusal names the record it is about: 该角色… becomes 角色「运营」…, and a

@@ -96,6 +96,11 @@ export interface CrudHooks<F extends Fields = Fields, T extends ResourceTable = 
   /** Extra page filters beyond the declared search fields. */
   where?(request: FastifyRequest): SQL | undefined;
   /**
+   * `buildingColumn` for rows that reach their building through another table (a door group's
+   * members): the condition limiting an API key to its buildings' rows, from lib/building-scope.ts.
+   */
+  keyScope?(request: FastifyRequest): SQL | undefined;
+  /**
    * Throws (forbidden) when the caller may not do `action` to this record: the stored one on
    * detail (view), edit and edit-published (edit) and remove, and the values a save or edit
    * would store (edit).
@@ -116,6 +121,12 @@ export interface CrudOptions<F extends Fields, T extends ResourceTable = Resourc
    * means any one of them (one resource serving two menus).
    */
   permissions?: Partial<Record<'view' | 'edit' | 'remove', string | readonly string[]>>;
+  /**
+   * The column saying which building a row belongs to (integer), or which it is valid in
+   * (integer[]). An API key limited to buildings then finds only their rows: page, list, detail,
+   * edit, publish and remove (another building's record is 404). Staff are not limited.
+   */
+  buildingColumn?: PgColumn;
 }
 
 /**

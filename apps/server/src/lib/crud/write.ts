@@ -169,7 +169,7 @@ export function writeRoutes<F extends Fields>(app: FastifyInstance, crud: CrudCo
       },
       async (request) => {
         const { id, ...values } = recordOf(request.body);
-        return ok(await write(app, crud, request, sentOnly(values), await load(app.db, Number(id))));
+        return ok(await write(app, crud, request, sentOnly(values), await load(app.db, Number(id), request)));
       },
     );
   }
@@ -178,7 +178,7 @@ export function writeRoutes<F extends Fields>(app: FastifyInstance, crud: CrudCo
     const { id, published } = request.body;
     return ok(
       await app.db.transaction(async (tx) => {
-        const existing = await load(tx, id);
+        const existing = await load(tx, id, request);
         authorize(existing, request, 'edit');
         await hooks.beforePublish?.(existing, published, { request, tx, existing });
         const changes: Values = { published, updatedAt: new Date(), updatedBy: request.user?.id ?? null };
@@ -238,7 +238,7 @@ export function writeRoutes<F extends Fields>(app: FastifyInstance, crud: CrudCo
       async (request) => {
         const { id, values } = request.body;
         if (id === undefined) return ok(await write(app, crud, request, values));
-        return ok(await write(app, crud, request, sentOnly(values), await load(app.db, id)));
+        return ok(await write(app, crud, request, sentOnly(values), await load(app.db, id, request)));
       },
     );
   }

@@ -29,7 +29,9 @@ import {
 } from '@cowork/contract';
 import type { Executor } from '../../db/client.ts';
 import { buildings, deviceAlarms } from '../../db/schema.ts';
+import type { FastifyRequest } from 'fastify';
 import { audit } from '../../lib/audit.ts';
+import { inKeyBuildings } from '../../lib/building-scope.ts';
 import { businessTime, sendExcel, tableBatches, type ExcelColumn } from '../../lib/excel-export.ts';
 import { conflict, envelope, notFound, ok, pageAndTotal, pageOf } from '../../lib/http.ts';
 import { escapeLike } from '../../lib/like.ts';
@@ -38,9 +40,14 @@ import { currentUser } from '../../plugins/auth.ts';
 
 type AlarmRow = typeof deviceAlarms.$inferSelect;
 
-/** The SQL of 告警记录's filters (the query schema has checked every bound parses). */
-function alarmConditions(q: AlarmQuery): SQL[] {
+/**
+ * The SQL of 告警记录's filters (the query schema has checked every bound parses), within an API
+ * key's buildings.
+ */
+function alarmConditions(q: AlarmQuery, request: FastifyRequest): SQL[] {
   const where: SQL[] = [];
+  const scoped = inKeyBuildings(request, deviceAlarms.buildingId);
+  if (scoped) where.push(scoped);
   if (q.buildingId) where.push(eq(deviceAlarms.buildingId, q.buildingId));
   if (q.deviceId) where.push(eq(deviceAlarms.deviceId, q.deviceId));
   if (q.sn?.trim()) where.push(ilike(deviceAlarms.sn, `${escapeLike(q.sn.trim())}%`));
@@ -113,7 +120,7 @@ const alarmRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const condition = and(...alarmConditions(q));
+      const condition = and(...alarmConditions(q, request));
       const page = await pageAndTotal(
         q,
         () =>
@@ -155,7 +162,7 @@ const alarmRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendExcel(reply, {
         title: '告警记录',
         columns: alarmColumns(names),
-        rows: tableBatches(app.db, deviceAlarms, alarmConditions(request.query)),
+        rows: tableBatches(app.db, deviceAlarms, alarmConditions(request.query, request)),
       });
     },
   );
@@ -185,10 +192,19 @@ const alarmRoutes: FastifyPluginAsyncZod = async (app) => {
             note,
             state: sql`case when ${deviceAlarms.clearedAt} is null then 'acknowledged' else ${deviceAlarms.state} end`,
           })
-          .where(and(eq(deviceAlarms.id, id), isNull(deviceAlarms.acknowledgedAt)))
+          .where(
+            and(
+              eq(deviceAlarms.id, id),
+              isNull(deviceAlarms.acknowledgedAt),
+              inKeyBuildings(request, deviceAlarms.buildingId),
+            ),
+          )
           .returning();
         if (!row) {
-          const [known] = await tx.select().from(deviceAlarms).where(eq(deviceAlarms.id, id));
+          const [known] = await tx
+            .select()
+            .from(deviceAlarms)
+            .where(and(eq(deviceAlarms.id, id), inKeyBuildings(request, deviceAlarms.buildingId)));
           if (!known) throw notFound(alarmMessages.notFound);
           throw conflict(
             alarmMessages.alreadyAcknowledged(

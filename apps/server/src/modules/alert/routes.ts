@@ -5,6 +5,7 @@
  * the list, so a new alert reaches it within the rules' period plus the console's.
  */
 import { and, count, desc, eq, gt, inArray, isNull, notExists, or, sql, type SQL } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ALERT_CLOSED_KEPT_MS,
@@ -18,6 +19,7 @@ import {
 } from '@cowork/contract';
 import { alertReads, alerts } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
+import { inKeyBuildings } from '../../lib/building-scope.ts';
 import { envelope, notFound, ok } from '../../lib/http.ts';
 import { toIso, toIsoOrNull } from '../../lib/time.ts';
 import { currentUser } from '../../plugins/auth.ts';
@@ -29,12 +31,16 @@ export const ALERT_EVALUATE_MS = 2_000;
 const tags = ['alert'];
 const permission = ALERT_PERMISSIONS;
 
-/** The alerts a user sees: kinds their permissions cover, open or closed within a day. */
-function visible(permissions: readonly string[], now: Date): SQL | undefined {
-  const kinds = alertKindsFor(permissions);
+/**
+ * The alerts a caller sees: kinds their permissions cover, open or closed within a day (and, for an
+ * API key limited to buildings, those of its buildings).
+ */
+function visible(request: FastifyRequest, now: Date): SQL | undefined {
+  const kinds = alertKindsFor(currentUser(request).permissions);
   return and(
     inArray(alerts.kind, kinds),
     or(isNull(alerts.closedAt), gt(alerts.closedAt, new Date(now.getTime() - ALERT_CLOSED_KEPT_MS))),
+    inKeyBuildings(request, alerts.buildingId),
   );
 }
 
@@ -81,7 +87,7 @@ const alertRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = currentUser(request);
-      const where = visible(user.permissions, new Date());
+      const where = visible(request, new Date());
       const [rows, [unread]] = await Promise.all([
         app.db
           .select({
@@ -134,7 +140,7 @@ const alertRoutes: FastifyPluginAsyncZod = async (app) => {
       const [alert] = await app.db
         .select({ id: alerts.id, title: alerts.title })
         .from(alerts)
-        .where(and(eq(alerts.id, id), visible(user.permissions, new Date())));
+        .where(and(eq(alerts.id, id), visible(request, new Date())));
       if (!alert) throw notFound('这条告警通知不存在或已过期，请刷新通知列表');
       const marked = await app.db
         .insert(alertReads)
@@ -174,7 +180,7 @@ const alertRoutes: FastifyPluginAsyncZod = async (app) => {
               readAt: sql<Date>`now()`.as('read_at'),
             })
             .from(alerts)
-            .where(and(visible(user.permissions, new Date()), unreadBy(user.id))),
+            .where(and(visible(request, new Date()), unreadBy(user.id))),
         )
         .onConflictDoNothing()
         .returning({ alertId: alertReads.alertId });

@@ -5,7 +5,21 @@
  * The round runs in one transaction under an advisory lock, and an open alert's cause is unique
  * in the table: however many instances evaluate, each cause is raised once.
  */
-import { and, count, eq, gt, gte, inArray, isNotNull, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  notInArray,
+  or,
+  sql,
+} from 'drizzle-orm';
 import {
   alarmKindLabels,
   REFUSAL_ALERT_COUNT,
@@ -25,6 +39,7 @@ import {
   firmwareRollouts,
   spaces,
 } from '../../db/schema.ts';
+import { alertEvents, recordEvents } from '../../lib/outbox.ts';
 
 /** An alert as a rule wants it open now. */
 export interface WantedAlert {
@@ -285,8 +300,9 @@ async function reconcile(
   /** Causes that keep their open alert without raising one (default: the wanted ones). */
   kept: string[] = wanted.map((w) => w.causeKey),
 ) {
+  const raised: (Alert & { inserted: boolean })[] = [];
   if (wanted.length > 0) {
-    await tx
+    const written = await tx
       .insert(alerts)
       .values(
         wanted.map(({ kind: k, causeKey, buildingId, deviceId, title, detail, link, count }) => ({
@@ -313,13 +329,20 @@ async function reconcile(
           updatedAt: now,
         },
         setWhere: sql`(${alerts.title}, ${alerts.detail}, ${alerts.link}, ${alerts.count}) is distinct from (excluded.title, excluded.detail, excluded.link, excluded.count)`,
-      });
+      })
+      // xmax is 0 on a row this statement inserted, not on one it updated: only those are raised.
+      .returning({ ...getTableColumns(alerts), inserted: sql<boolean>`(xmax = 0)` });
+    raised.push(...written.filter((w) => w.inserted));
   }
-  await tx
+  const closed = await tx
     .update(alerts)
     .set({ closedAt: now, updatedAt: now })
-    .where(and(eq(alerts.kind, kind), isNull(alerts.closedAt), notInArray(alerts.causeKey, kept)));
+    .where(and(eq(alerts.kind, kind), isNull(alerts.closedAt), notInArray(alerts.causeKey, kept)))
+    .returning();
+  await recordEvents(tx, alertEvents(raised, closed));
 }
+
+type Alert = typeof alerts.$inferSelect;
 
 /**
  * A device that reconnects after its state changed is behind until its sync is acked, a second or

@@ -13,6 +13,7 @@ import {
   listOption,
   messages,
 } from '@cowork/contract';
+import { apiKeyActorName } from '@cowork/contract/resources/api-key';
 import { auditLogs, ssoUsers } from '../../db/schema.ts';
 import { badRequest, envelope, ok, pageAndTotal, pageOf } from '../../lib/http.ts';
 import { parseTimeBound, toIso } from '../../lib/time.ts';
@@ -56,6 +57,8 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
               actorId: auditLogs.actorId,
               actorNickname: ssoUsers.nickname,
               actorUsername: ssoUsers.username,
+              apiKeyId: auditLogs.apiKeyId,
+              apiKeyName: auditLogs.apiKeyName,
               action: auditLogs.action,
               resource: auditLogs.resource,
               resourceId: auditLogs.resourceId,
@@ -76,7 +79,11 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
         ...page,
         records: page.records.map(({ actorNickname, at, ...row }) => ({
           ...row,
-          actorName: actorNickname || row.actorUsername || null,
+          // A write made with an API key is named after the key, its creator beside it.
+          actorName:
+            row.apiKeyName !== null
+              ? apiKeyActorName(row.apiKeyName)
+              : actorNickname || row.actorUsername || null,
           at: toIso(at),
         })),
       });

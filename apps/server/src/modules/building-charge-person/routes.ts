@@ -13,6 +13,7 @@ const scope = buildingScope(buildingChargePersons.buildingIds, buildingChargePer
 export const buildingChargePersonRoutes = crudModule({
   resource: buildingChargePerson,
   table: buildingChargePersons,
+  buildingColumn: buildingChargePersons.buildingIds,
   prepare: (values, { tx }) => scope.check(values, tx),
   where: scope.where,
 });

@@ -42,6 +42,7 @@ import {
   userCards,
 } from '../../db/schema.ts';
 import { staffActor } from '../../device-link/actors.ts';
+import { inKeyBuildings } from '../../lib/building-scope.ts';
 import { crudModule, valueAfterWrite, type ValuesOf, type WriteContext } from '../../lib/crud.ts';
 import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
 import { describeUsage, holds } from '../../lib/in-use.ts';
@@ -218,6 +219,8 @@ async function resendLeases(request: FastifyRequest, buildingId: number) {
 const crud = crudModule({
   resource: building,
   table: buildings,
+  // A building's own row: a key limited to buildings sees and edits those only.
+  buildingColumn: buildings.id,
   prepare,
   expand: async (rows) =>
     rows.map((row) => ({
@@ -271,6 +274,7 @@ export const buildingRoutes: FastifyPluginAsyncZod = async (app, options) => {
             eq(buildings.published, true),
             cityCode ? eq(buildings.cityCode, cityCode) : undefined,
             merchantId ? eq(buildings.merchantId, merchantId) : undefined,
+            inKeyBuildings(request, buildings.id),
           ),
         )
         .orderBy(asc(buildings.sort), asc(buildings.id));
@@ -288,10 +292,11 @@ export const buildingRoutes: FastifyPluginAsyncZod = async (app, options) => {
         response: { 200: envelope(z.array(buildingCity)) },
       },
     },
-    async () => {
+    async (request) => {
       const rows = await app.db
         .select({ code: buildings.cityCode, buildingCount: count() })
         .from(buildings)
+        .where(inKeyBuildings(request, buildings.id))
         .groupBy(buildings.cityCode)
         .orderBy(asc(buildings.cityCode));
       return ok(rows.map((row) => ({ ...row, name: cityNameOf(row.code) ?? row.code })));
@@ -315,7 +320,7 @@ export const buildingRoutes: FastifyPluginAsyncZod = async (app, options) => {
       const [row] = await app.db
         .select({ floors: buildings.floors })
         .from(buildings)
-        .where(eq(buildings.id, request.params.id));
+        .where(and(eq(buildings.id, request.params.id), inKeyBuildings(request, buildings.id)));
       if (!row) throw notFound(resourceMessages.notFound(building));
       return ok(row.floors);
     },

@@ -17,6 +17,7 @@ import {
 } from '@cowork/contract/resources/device-set';
 import { activityStations, buildings, deviceSetSpaces, officeStations, spaces } from '../../db/schema.ts';
 import { containing } from '../../lib/like.ts';
+import { inKeyBuildings } from '../../lib/building-scope.ts';
 import { envelope, ok, pageOf } from '../../lib/http.ts';
 import { spacePathsOf } from '../space/paths.ts';
 import { assertAllExist, changeSet, configOf, loadSet, tags } from './change.ts';
@@ -45,7 +46,7 @@ export const setSpaceRoutes: FastifyPluginAsyncZod = async (app) => {
         const where: SQL[] = [held ? inArray(spaces.id, heldIds) : notInArray(spaces.id, heldIds)];
         if (q.name?.trim()) where.push(containing(spaces.name, q.name.trim()));
         if (q.buildingId) where.push(eq(spaces.buildingId, q.buildingId));
-        const condition = and(...where);
+        const condition = and(...where, inKeyBuildings(request, spaces.buildingId));
         const parent = sql<string | null>`(select p.name from spaces p where p.id = ${spaces.parentId})`;
         const [rows, [{ total }]] = await Promise.all([
           app.db

@@ -4,7 +4,7 @@
  * is back, and the answer says which.
  */
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -30,6 +30,7 @@ import { devices } from '../../db/schema.ts';
 import { staffActor } from '../../device-link/actors.ts';
 import { adminPasswordEntry, samePassword } from '../../device-link/secrets-v11.ts';
 import { audit } from '../../lib/audit.ts';
+import { spaceInKeyBuildings } from '../../lib/building-scope.ts';
 import { AppError, conflict, envelope, notFound, ok } from '../../lib/http.ts';
 import { deviceById } from './records.ts';
 
@@ -60,7 +61,11 @@ type Delivery = { synced: true } | { synced: false; pending: string };
 async function editLists(request: FastifyRequest, edit: ListEdit): Promise<Delivery> {
   const { db, devices: link } = request.server;
   const device = await db.transaction(async (tx) => {
-    const [row] = await tx.select().from(devices).where(eq(devices.id, edit.id)).for('update');
+    const [row] = await tx
+      .select()
+      .from(devices)
+      .where(and(eq(devices.id, edit.id), spaceInKeyBuildings(request, devices.spaceId)))
+      .for('update');
     if (!row) throw notFound(deviceMessages.notFound);
     await tx
       .update(devices)
@@ -245,7 +250,7 @@ export const accessListRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       ok(
-        (await deviceById(app.db, request.query.id)).adminPasswords.map((p) => ({
+        (await deviceById(app.db, request.query.id, request)).adminPasswords.map((p) => ({
           id: p.id,
           sha256: p.sha256,
           needsReentry: !p.pbkdf2,
@@ -264,6 +269,6 @@ export const accessListRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(z.array(cardRuleRow)) },
       },
     },
-    async (request) => ok((await deviceById(app.db, request.query.id)).cardRules),
+    async (request) => ok((await deviceById(app.db, request.query.id, request)).cardRules),
   );
 };

@@ -72,7 +72,7 @@ export const commandRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const device = await deviceById(app.db, request.body.id);
+      const device = await deviceById(app.db, request.body.id, request);
       await refuseIfLockedDown(app.db, device);
       await sendAudited(request, device, {
         type: 'open-door',
@@ -98,7 +98,7 @@ export const commandRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const device = await deviceById(app.db, request.body.id);
+        const device = await deviceById(app.db, request.body.id, request);
         await sendAudited(request, device, { type, params: {} }, request.body.reason);
         return ok(null);
       },
@@ -117,7 +117,7 @@ export const commandRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const device = await deviceById(app.db, request.body.id);
+      const device = await deviceById(app.db, request.body.id, request);
       if (device.protocol !== '1.1') throw conflict(deviceMessages.rebootUnsupported(device.name));
       await sendAudited(request, device, { type: 'reboot', params: {} }, request.body.reason);
       return ok(null);
@@ -136,7 +136,7 @@ export const commandRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const device = await deviceById(app.db, request.body.id);
+      const device = await deviceById(app.db, request.body.id, request);
       const secret = newDeviceSecret();
       const sealed = link.box.seal(secret);
       // Accepted by the broker from now on, so the device can reconnect with it right after its ack.

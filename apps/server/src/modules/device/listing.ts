@@ -17,6 +17,7 @@ import {
 } from '@cowork/contract';
 import { deviceAlarms, deviceCommands, devices, spaces } from '../../db/schema.ts';
 import { deviceTotpKey, totpCode } from '../../device-link/protocol.ts';
+import { spaceInKeyBuildings } from '../../lib/building-scope.ts';
 import { envelope, ok, pageAndTotal, pageOf } from '../../lib/http.ts';
 import { containing, escapeLike } from '../../lib/like.ts';
 import { toIso, toIsoOrNull } from '../../lib/time.ts';
@@ -63,7 +64,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
       if (q.buildingId)
         where.push(sql`${devices.spaceId} in (select id from ${spaces} where building_id = ${q.buildingId})`);
       if (q.status) where.push(eq(devices.status, q.status));
-      const condition = where.length ? and(...where) : undefined;
+      const condition = and(...where, spaceInKeyBuildings(request, devices.spaceId));
       return ok(
         await pageAndTotal(
           q,
@@ -86,7 +87,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const d = await deviceById(app.db, request.params.id);
+      const d = await deviceById(app.db, request.params.id, request);
       const [record] = await deviceRecords(app.db, eq(devices.id, d.id));
       const commands = await app.db
         .select()
@@ -144,7 +145,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const device = await deviceById(app.db, request.query.id);
+      const device = await deviceById(app.db, request.query.id, request);
       return ok(totpCode(deviceTotpKey(link.box.open(device.secret))));
     },
   );

@@ -2,12 +2,14 @@
  * A device as the console lists it (设备管理's rows, 门禁联动's and 企业门禁组's devices): one query,
  * answering the contract's deviceRecord, so every screen says the same about status and sync state.
  */
-import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import { DEVICE_ACK_TIMEOUT_MS, deviceMessages, deviceRecord, type DeviceRecord } from '@cowork/contract';
 import type { Executor } from '../../db/client.ts';
 import { devices, spaces } from '../../db/schema.ts';
 import { leaseHoursOf } from '../../device-link/leases.ts';
 import { deviceModesOf } from '../../device-link/modes.ts';
+import { spaceInKeyBuildings } from '../../lib/building-scope.ts';
 import { notFound } from '../../lib/http.ts';
 import { toIso } from '../../lib/time.ts';
 import { spacePathsOf } from '../space/paths.ts';
@@ -85,9 +87,15 @@ export async function deviceRecords(
   });
 }
 
-/** A registered device's row, or the 404 that it is not (any more). */
-export async function deviceById(db: Executor, id: number) {
-  const [row] = await db.select().from(devices).where(eq(devices.id, id));
+/**
+ * A registered device's row the caller may reach, or the 404 that it is not (any more, or in
+ * another building than an API key's).
+ */
+export async function deviceById(db: Executor, id: number, request: FastifyRequest) {
+  const [row] = await db
+    .select()
+    .from(devices)
+    .where(and(eq(devices.id, id), spaceInKeyBuildings(request, devices.spaceId)));
   if (!row) throw notFound(deviceMessages.notFound);
   return row;
 }

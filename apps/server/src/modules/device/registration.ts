@@ -3,7 +3,7 @@
  * staff register it, which issues its secret (shown once); unregistering revokes it at once.
  */
 import { randomBytes } from 'node:crypto';
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -21,6 +21,7 @@ import {
 import { deviceEnrolments, devices, spaces } from '../../db/schema.ts';
 import { isConsoleName } from '../../device-link/console-identity.ts';
 import { audit } from '../../lib/audit.ts';
+import { inKeyBuildings } from '../../lib/building-scope.ts';
 import { badRequest, conflict, envelope, ok } from '../../lib/http.ts';
 import { toIso } from '../../lib/time.ts';
 import { currentUser } from '../../plugins/auth.ts';
@@ -82,7 +83,10 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
         if (taken) throw conflict(deviceMessages.snTaken(sn));
         if (!waiting) throw badRequest(deviceMessages.notWaiting(sn));
         if (spaceId) {
-          const [space] = await tx.select({ id: spaces.id }).from(spaces).where(eq(spaces.id, spaceId));
+          const [space] = await tx
+            .select({ id: spaces.id })
+            .from(spaces)
+            .where(and(eq(spaces.id, spaceId), inKeyBuildings(request, spaces.buildingId)));
           if (!space) throw badRequest(deviceMessages.spaceNotFound);
         }
         const [row] = await tx
@@ -132,7 +136,7 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await deviceById(app.db, request.body.id);
+      const row = await deviceById(app.db, request.body.id, request);
       await app.db.transaction(async (tx) => {
         await tx.delete(devices).where(eq(devices.id, row.id));
         await audit(

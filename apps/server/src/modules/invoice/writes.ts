@@ -6,7 +6,7 @@
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { fieldInvalid, UPLOAD_FILE_BASE } from '@cowork/contract';
+import { fieldInvalid, maskPhone, UPLOAD_FILE_BASE } from '@cowork/contract';
 import {
   alreadyInvoicedMessage,
   invoiceableOrderStatuses,
@@ -24,7 +24,9 @@ import type { Executor } from '../../db/client.ts';
 import { invoices, orders, uploadedFiles } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden } from '../../lib/http.ts';
+import { recordEvent } from '../../lib/outbox.ts';
 import { moveRecord } from '../../lib/state.ts';
+import { toIso } from '../../lib/time.ts';
 import { currentUser, hasPermission } from '../../plugins/auth.ts';
 import { invoiceRecords, kindLabel, type Invoice } from './records.ts';
 
@@ -40,6 +42,20 @@ function uploadKeyOf(url: string): string | undefined {
   }
   return path.startsWith(`${UPLOAD_FILE_BASE}/`) ? path.slice(UPLOAD_FILE_BASE.length + 1) : undefined;
 }
+
+/** What invoice.issued and invoice.rejected tell of a request (the member's phone masked, no email). */
+const invoiceData = (row: Invoice) => ({
+  invoiceId: row.id,
+  kind: row.kind,
+  orderType: row.orderType,
+  orderNos: row.orderNos,
+  phone: row.memberPhone === null ? null : maskPhone(row.memberPhone),
+  titleType: row.titleType,
+  title: row.title,
+  taxNo: row.taxNo,
+  invoiceType: row.invoiceType,
+  amountFen: row.amountFen,
+});
 
 export function invoiceWrites(resource: InvoiceResource) {
   const { ofKind, load, detailOf } = invoiceRecords(resource);
@@ -193,6 +209,12 @@ export function invoiceWrites(resource: InvoiceResource) {
         { invoiceNo: body.invoiceNo, fileUrl: body.fileUrl, issuedAt: new Date() },
         async (issued) => ({ invoiceNo: issued.invoiceNo, fileUrl: issued.fileUrl }),
       );
+      await recordEvent(tx, 'invoice.issued', {
+        ...invoiceData(moved),
+        invoiceNo: body.invoiceNo,
+        fileUrl: moved.fileUrl,
+        issuedAt: toIso(moved.issuedAt ?? new Date()),
+      });
       return detailOf(tx, moved);
     });
   }
@@ -220,6 +242,13 @@ export function invoiceWrites(resource: InvoiceResource) {
           return { reason: body.reason, freedOrders: freed.map((o) => o.orderNo) };
         },
       );
+      // 作废 (an issued invoice voided) has no event of its own in the catalogue.
+      if (moved.status === 'rejected')
+        await recordEvent(tx, 'invoice.rejected', {
+          ...invoiceData(moved),
+          rejectReason: body.reason,
+          rejectedAt: toIso(moved.rejectedAt ?? new Date()),
+        });
       return detailOf(tx, moved);
     });
   }

@@ -1,10 +1,11 @@
 /**
  * A group's devices (kreator-device): page (each device with its 权限同步 state, so staff see a
  * revocation reach every door), add and delete. A device placed in another building than the
- * group's is refused; one not placed in any space may join. Every change re-syncs the devices it
+ * group's is refused; one not placed in any space may join (for staff: an API key limited to
+ * buildings finds only its buildings' devices). Every change re-syncs the devices it
  * touches once committed (a removed device loses the group's members).
  */
-import { count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fieldInvalid } from '@cowork/contract';
 import {
@@ -23,9 +24,10 @@ import {
 } from '@cowork/contract/resources/kreator';
 import { devices, kreatorDevices, spaces } from '../../db/schema.ts';
 import { auditMany } from '../../lib/audit.ts';
+import { spaceInKeyBuildings } from '../../lib/building-scope.ts';
 import { badRequest, envelope, notFound, ok, pageOf } from '../../lib/http.ts';
 import { deviceRecords } from '../device/records.ts';
-import { loadGroup } from './members.ts';
+import { groupInKeyBuildings, loadGroup } from './members.ts';
 import { staffActor } from '../../device-link/actors.ts';
 
 const tags = ['kreator-device'];
@@ -45,7 +47,7 @@ export const kreatorDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { groupId, current, size } = request.query;
-      await loadGroup(app.db, groupId);
+      await loadGroup(app.db, groupId, request);
       const inGroup = eq(kreatorDevices.groupId, groupId);
       const [{ total }] = await app.db.select({ total: count() }).from(kreatorDevices).where(inGroup);
       const links = await app.db
@@ -92,12 +94,13 @@ export const kreatorDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
       const { groupId, deviceIds } = request.body;
       const ids = [...new Set(deviceIds)];
       const answer = await app.db.transaction(async (tx) => {
-        const group = await loadGroup(tx, groupId);
+        const group = await loadGroup(tx, groupId, request);
         const found = await tx
           .select({ id: devices.id, name: devices.name, buildingId: spaces.buildingId })
           .from(devices)
           .leftJoin(spaces, eq(spaces.id, devices.spaceId))
-          .where(inArray(devices.id, ids));
+          // A key limited to buildings finds only its buildings' devices (not those placed nowhere).
+          .where(and(inArray(devices.id, ids), spaceInKeyBuildings(request, devices.spaceId)));
         if (found.length !== ids.length)
           throw badRequest(fieldInvalid(kreatorFieldLabels.deviceIds, kreatorMessages.devicesMissing));
         const elsewhere = found.find((d) => d.buildingId !== null && d.buildingId !== group.buildingId);
@@ -137,7 +140,11 @@ export const kreatorDeviceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const ids = [...new Set(request.body.ids)];
       const removed = await app.db.transaction(async (tx) => {
-        const rows = await tx.delete(kreatorDevices).where(inArray(kreatorDevices.id, ids)).returning();
+        // Another building's group's link (an API key limited to buildings) is missing, as an unknown id is.
+        const rows = await tx
+          .delete(kreatorDevices)
+          .where(and(inArray(kreatorDevices.id, ids), groupInKeyBuildings(request, kreatorDevices.groupId)))
+          .returning();
         if (rows.length !== ids.length) throw notFound(kreatorMessages.recordsMissing);
         await auditMany(
           request,

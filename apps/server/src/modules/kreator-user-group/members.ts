@@ -4,7 +4,8 @@
  * member has yet becomes a new member with source 企业导入 and the group's company. Every change
  * re-syncs the group's devices once committed.
  */
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { fieldInvalid } from '@cowork/contract';
@@ -21,19 +22,35 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { csrSources, kreatorUserGroups, kreatorUsers, members } from '../../db/schema.ts';
 import { auditMany } from '../../lib/audit.ts';
+import { inKeyBuildings } from '../../lib/building-scope.ts';
 import { crudModule, type ValuesOf, type WriteContext } from '../../lib/crud.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
 import { staffActor } from '../../device-link/actors.ts';
+import { recordGroupMembers, recordMemberCreated } from './webhook-events.ts';
 
 const ENTERPRISE_SOURCE = { name: '企业导入', code: 'enterprise' };
 const phoneLabel = kreatorUser.fields.phone.label;
 
-/** The group a call names, or a 400 naming 门禁组. */
-export async function loadGroup(tx: Executor, id: number) {
-  const [group] = await tx.select().from(kreatorUserGroups).where(eq(kreatorUserGroups.id, id));
+/**
+ * The group a call names, or a 400 naming 门禁组. An API key limited to buildings finds only their
+ * groups: another building's answers as one that does not exist, so nothing of it is changed or read.
+ */
+export async function loadGroup(tx: Executor, id: number, request: FastifyRequest) {
+  const [group] = await tx
+    .select()
+    .from(kreatorUserGroups)
+    .where(and(eq(kreatorUserGroups.id, id), inKeyBuildings(request, kreatorUserGroups.buildingId)));
   if (!group) throw badRequest(fieldInvalid(kreatorFieldLabels.groupId, kreatorMessages.groupNotFound));
   return group;
+}
+
+/** `inKeyBuildings` for rows of a door group (its members, its devices): the group's building. */
+export function groupInKeyBuildings(request: FastifyRequest, groupId: PgColumn): SQL | undefined {
+  const inKeys = inKeyBuildings(request, kreatorUserGroups.buildingId);
+  return (
+    inKeys && sql`${groupId} in (select ${kreatorUserGroups.id} from ${kreatorUserGroups} where ${inKeys})`
+  );
 }
 
 /** The 企业导入 source, made on first use (staff may rename it; its code finds it). */
@@ -49,17 +66,28 @@ async function enterpriseSourceId(tx: Executor): Promise<number | null> {
   return source?.id ?? null;
 }
 
-/** The member with this phone, created (企业导入, the group's company) when there is none. */
-export async function memberOfPhone(tx: Executor, phone: string, name: string, companyName: string) {
+/**
+ * The member with this phone, created (企业导入, the group's company) when there is none; `created`
+ * hears of a member made (staff's changes tell webhooks, the demo's seeding does not).
+ */
+export async function memberOfPhone(
+  tx: Executor,
+  phone: string,
+  name: string,
+  companyName: string,
+  created?: (member: typeof members.$inferSelect) => Promise<void>,
+) {
   const find = () =>
     tx.select({ id: members.id, status: members.status }).from(members).where(eq(members.phone, phone));
   let [member] = await find();
   if (!member) {
     const sourceId = await enterpriseSourceId(tx);
-    await tx
+    const [made] = await tx
       .insert(members)
       .values({ phone, nickname: name, realName: name, companyName, sourceId })
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning();
+    if (made) await created?.(made);
     [member] = await find();
   }
   if (member.status !== 'enabled')
@@ -75,17 +103,27 @@ const options = {
   table: kreatorUsers,
   async prepare(
     values: ValuesOf<typeof kreatorUsers, (typeof kreatorUser)['fields']>,
-    { tx }: Pick<WriteContext, 'tx'>,
+    { tx, request }: Pick<WriteContext, 'tx' | 'request'>,
   ) {
     // The group comes from the query (fixedValues) on import, from the body on add.
     if (values.groupId === undefined)
       throw badRequest(fieldInvalid(kreatorFieldLabels.groupId, kreatorMessages.groupRequired));
-    const group = await loadGroup(tx, values.groupId);
+    const group = await loadGroup(tx, values.groupId, request);
     // An import row whose phone was refused is already reported: there is no member to link.
     if (typeof values.phone !== 'string') return values;
     const name = typeof values.name === 'string' ? values.name : '';
-    const memberId = await memberOfPhone(tx, values.phone, name, group.companyName);
+    const memberId = await memberOfPhone(tx, values.phone, name, group.companyName, (member) =>
+      recordMemberCreated(tx, member),
+    );
     return { ...values, memberId };
+  },
+  // Added one by one or imported (a group's members are never edited).
+  async afterWrite(
+    record: typeof kreatorUsers.$inferSelect,
+    _values: unknown,
+    { tx }: Pick<WriteContext, 'tx'>,
+  ) {
+    await recordGroupMembers(tx, 'enterprise.member.added', [record]);
   },
 };
 
@@ -101,7 +139,10 @@ export const kreatorUserRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(
     crudModule({
       ...options,
+      // A key limited to buildings lists and removes only its groups' members.
+      keyScope: (request) => groupInKeyBuildings(request, kreatorUsers.groupId),
       afterCommit: ({ after }, request) => resync(request, [after.groupId]),
+      beforeRemove: (rows, { tx }) => recordGroupMembers(tx, 'enterprise.member.removed', rows),
       afterRemove: (rows, request) =>
         resync(
           request,
@@ -116,7 +157,7 @@ export const kreatorUserRoutes: FastifyPluginAsyncZod = async (app) => {
       example: { name: '张三', phone: '13800138000' },
       fixedValues: async (request) => {
         const { groupId } = importedGroup(request);
-        await loadGroup(request.server.db, groupId);
+        await loadGroup(request.server.db, groupId, request);
         return { groupId };
       },
       afterImport: (request) => resync(request, [importedGroup(request).groupId]),
@@ -138,7 +179,7 @@ export const kreatorUserRoutes: FastifyPluginAsyncZod = async (app) => {
       const { groupId, memberIds } = request.body;
       const ids = [...new Set(memberIds)];
       const answer = await app.db.transaction(async (tx) => {
-        await loadGroup(tx, groupId);
+        await loadGroup(tx, groupId, request);
         const found = await tx
           .select({
             id: members.id,
@@ -175,6 +216,7 @@ export const kreatorUserRoutes: FastifyPluginAsyncZod = async (app) => {
           added.map((row) => ({ action: 'bind', resource: kreatorUser.key, resourceId: row.id, after: row })),
           tx,
         );
+        await recordGroupMembers(tx, 'enterprise.member.added', added);
         return { added: added.length, skipped: ids.length - added.length };
       });
       resync(request, [groupId]);

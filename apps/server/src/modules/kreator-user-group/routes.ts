@@ -23,6 +23,7 @@ const labels = kreatorUserGroup.fields;
 const groups = crudModule({
   resource: kreatorUserGroup,
   table: kreatorUserGroups,
+  buildingColumn: kreatorUserGroups.buildingId,
   async prepare(values, { tx, existing }) {
     const from = valueAfterWrite('validFrom', values, existing);
     const to = valueAfterWrite('validTo', values, existing);

@@ -21,6 +21,7 @@ import {
   type AnyColumn,
   type SQL,
 } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -46,6 +47,7 @@ import {
 } from '@cowork/contract/resources/merchant-share-order';
 import type { Database } from '../../db/client.ts';
 import { buildings, merchantShares, merchants, orders } from '../../db/schema.ts';
+import { inKeyBuildings } from '../../lib/building-scope.ts';
 import { keysetBatches, labelOf, sendExcel, yuanColumn, type ExcelColumn } from '../../lib/excel-export.ts';
 import { badRequest, envelope, ok, pageOf } from '../../lib/http.ts';
 import { parseTimeBound, toIso, toIsoOrNull } from '../../lib/time.ts';
@@ -57,7 +59,13 @@ const tags = [merchantShareOrder.key];
 const query = pageQuerySchema(merchantShareOrder);
 /** The filters alone: total answers the whole search, not a page of it. */
 const filterQuery = query.omit({ current: true, size: true, sortField: true, sortOrder: true });
-type Filters = Record<string, unknown>;
+/** The query's filters, and the caller's buildings (an API key limited to some: `inKeyBuildings`). */
+type Filters = Record<string, unknown> & { scope?: SQL };
+
+const filtersOf = <Q extends Record<string, unknown>>(request: FastifyRequest, query: Q): Q & Filters => ({
+  ...query,
+  scope: inKeyBuildings(request, orders.buildingId),
+});
 
 /** The order's product type, from the contract's one mapping of kinds. */
 const siteTypeOfOrder = sql<SiteType>`(case ${orders.kind} ${sql.join(
@@ -86,6 +94,7 @@ function conditions(filters: Filters): SQL[] {
   if (chosenSiteType) where.push(inArray(orders.kind, kindsOfSiteType(chosenSiteType)));
   if (typeof merchantId === 'number') where.push(eq(buildings.merchantId, merchantId));
   if (typeof buildingId === 'number') where.push(eq(orders.buildingId, buildingId));
+  if (filters.scope) where.push(filters.scope);
   return where;
 }
 
@@ -279,7 +288,7 @@ const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const filters = request.query;
+      const filters = filtersOf(request, request.query);
       const direction = filters.sortOrder === 'ascend' ? asc : desc;
       const sortBy = sortColumns[filters.sortField ?? 'paidAt'] ?? orders.paidAt;
       const [rows, totals] = await Promise.all([
@@ -311,7 +320,7 @@ const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      return ok(await totalsOf(app.db, request.query));
+      return ok(await totalsOf(app.db, filtersOf(request, request.query)));
     },
   );
 
@@ -330,7 +339,7 @@ const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendExcel(reply, {
         title: '商户分账',
         columns: exportColumns,
-        rows: rowsWithTotal(app.db, request.query),
+        rows: rowsWithTotal(app.db, filtersOf(request, request.query)),
       });
     },
   );
@@ -356,7 +365,7 @@ const merchantShareOrderRoutes: FastifyPluginAsyncZod = async (app) => {
       const [year, monthNo] = month.split('-').map(Number);
       // The month's days (business time zone): from its first to its last, each whole.
       const lastDay = new Date(Date.UTC(year, monthNo, 0)).toISOString().slice(0, 10);
-      const filters: Filters = { merchantId, paidAtFrom: `${month}-01`, paidAtTo: lastDay };
+      const filters = filtersOf(request, { merchantId, paidAtFrom: `${month}-01`, paidAtTo: lastDay });
       return sendExcel(reply, {
         title: `${month} 结算单`,
         fileName: `分账结算单-${merchant.name}-${month}.xlsx`,

@@ -20,6 +20,8 @@ import {
 } from '@cowork/contract';
 import type { Executor } from '../../db/client.ts';
 import { deviceOpenLogs, devices } from '../../db/schema.ts';
+import type { FastifyRequest } from 'fastify';
+import { deviceInKeyBuildings } from '../../lib/building-scope.ts';
 import { envelope, ok, pageAndTotal, pageOf } from '../../lib/http.ts';
 import { parseTimeBound, toIso } from '../../lib/time.ts';
 import { tableBatches, sendExcel, businessTime, type ExcelColumn } from '../../lib/excel-export.ts';
@@ -47,9 +49,14 @@ const openLogColumns: ExcelColumn<OpenLogRow>[] = [
   { header: '开门人', value: (r) => r.who, width: 16 },
 ];
 
-/** The SQL of the open log's filters (the query schema has checked every bound parses). */
-function openLogConditions(q: OpenLogQuery): SQL[] {
+/**
+ * The SQL of the open log's filters (the query schema has checked every bound parses), within an
+ * API key's buildings.
+ */
+function openLogConditions(q: OpenLogQuery, request: FastifyRequest): SQL[] {
   const where: SQL[] = [];
+  const scoped = deviceInKeyBuildings(request, deviceOpenLogs.deviceId);
+  if (scoped) where.push(scoped);
   if (q.deviceId) where.push(eq(deviceOpenLogs.deviceId, q.deviceId));
   if (q.sn?.trim()) where.push(ilike(deviceOpenLogs.sn, `${escapeLike(q.sn.trim())}%`));
   if (q.method) where.push(eq(deviceOpenLogs.method, q.method));
@@ -114,7 +121,7 @@ const openLogRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const condition = and(...openLogConditions(q));
+      const condition = and(...openLogConditions(q, request));
       const page = await pageAndTotal(
         q,
         () =>
@@ -165,7 +172,7 @@ const openLogRoutes: FastifyPluginAsyncZod = async (app) => {
       sendExcel(reply, {
         title: '开门记录',
         columns: openLogColumns,
-        rows: tableBatches(app.db, deviceOpenLogs, openLogConditions(request.query)),
+        rows: tableBatches(app.db, deviceOpenLogs, openLogConditions(request.query, request)),
       }),
   );
 };

@@ -2,18 +2,24 @@
  * The products 新建订单 may sell (`GET {base}/save/products`): the published rooms of a booking kind,
  * each with its building and the hours it may be booked, or the published cards of a card kind.
  */
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { OrderProductOption } from '@cowork/contract/resources/order';
 import type { Executor } from '../../db/client.ts';
 import { buildings, teamCards, userCards } from '../../db/schema.ts';
+import { inKeyBuildings } from '../../lib/building-scope.ts';
 import { bookableHours, stationTables, type BookingKind } from './booking.ts';
 
 export const cardTables = { 'user-card': userCards, 'team-card': teamCards } as const;
 type CardKind = keyof typeof cardTables;
 
-/** Published products of this kind with where they sell; a room's label names its building. */
+/**
+ * Published products of this kind with where they sell; a room's label names its building. An API
+ * key limited to buildings is offered only what sells in them (what its 新建订单 accepts).
+ */
 export async function saleProducts(
   db: Executor,
+  request: FastifyRequest,
   bookingKind: BookingKind | undefined,
   cardKind: CardKind | undefined,
 ): Promise<OrderProductOption[]> {
@@ -32,7 +38,7 @@ export async function saleProducts(
     const rows = await db
       .select()
       .from(table)
-      .where(eq(table.published, true))
+      .where(and(eq(table.published, true), inKeyBuildings(request, table.buildingId)))
       .orderBy(asc(table.buildingId), asc(table.id));
     return rows.map((s) => ({
       value: s.id,
@@ -49,7 +55,7 @@ export async function saleProducts(
   const rows = await db
     .select({ id: table.id, name: table.name, priceFen: table.priceFen, buildingIds: table.buildingIds })
     .from(table)
-    .where(eq(table.published, true))
+    .where(and(eq(table.published, true), inKeyBuildings(request, table.buildingIds)))
     .orderBy(asc(table.id));
   return rows.map((c) => ({
     value: c.id,

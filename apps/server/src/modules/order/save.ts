@@ -28,6 +28,7 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { buildings, members, orderEvents, orders, teamCards, userCards } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
+import { assertInKeyBuildings } from '../../lib/building-scope.ts';
 import { badRequest, envelope, ok } from '../../lib/http.ts';
 import {
   bookingPriceFen,
@@ -43,6 +44,7 @@ import { sellingActivities, takeActivityStock } from './activity-sale.ts';
 import { formatOrderNo, reserveOrderIds } from './order-number.ts';
 import { cardTables, saleProducts } from './save-products.ts';
 import { stationSnapshot, teamCardSnapshot, userCardSnapshot } from './snapshot.ts';
+import { recordOrderCreated } from './webhook-events.ts';
 import { staffActor } from '../../device-link/actors.ts';
 
 type Order = typeof orders.$inferSelect;
@@ -116,6 +118,8 @@ export function saveRoutes(
   // Which kind of product is sold: a room booked (resource.booking) or a card.
   const bookingKind = bookingKinds.find((k) => k === kind);
   const cardKind = keysOf(cardTables).find((k) => k === kind);
+  const productMissing = () =>
+    invalid('productId', `所选${resource.label.replace('订单', '')}不存在，请重新选择`);
 
   async function create(request: FastifyRequest, input: OrderSaveBody) {
     let created: Order | undefined;
@@ -139,8 +143,9 @@ export function saveRoutes(
       if (bookingKind) {
         // The room's row stays locked until commit: bookings of one room are checked one at a time.
         const station = await lockStation(tx, bookingKind, input.productId);
-        if (!station)
-          throw invalid('productId', `所选${resource.label.replace('订单', '')}不存在，请重新选择`);
+        if (!station) throw productMissing();
+        // Another building's room (an API key limited to buildings) is one that does not exist.
+        assertInKeyBuildings(request, station.buildingId, productMissing);
         if (!station.published)
           throw invalid('productId', `「${station.name}」未发布，不能预订；请先在产品管理中发布`);
         if (input.buildingId && input.buildingId !== station.buildingId) {
@@ -196,8 +201,9 @@ export function saveRoutes(
         };
       } else if (cardKind) {
         const product = await cardProduct(tx, cardKind, input.productId);
-        if (!product)
-          throw invalid('productId', `所选${resource.label.replace('订单', '')}不存在，请重新选择`);
+        if (!product) throw productMissing();
+        // A card sold in none of the key's buildings is one that does not exist.
+        assertInKeyBuildings(request, product.buildingIds, productMissing);
         if (!product.published)
           throw invalid('productId', `「${product.name}」未发布，不能销售；请先在产品管理中发布`);
         if (!input.buildingId) throw invalid('buildingId', '请选择售卡楼宇');
@@ -305,6 +311,7 @@ export function saveRoutes(
           tx,
         );
       }
+      await recordOrderCreated(tx, order);
       created = order;
       return detail(tx, order);
     });
@@ -338,7 +345,7 @@ export function saveRoutes(
           response: { 200: envelope(z.array(orderProductOption)) },
         },
       },
-      async () => ok(await saleProducts(app.db, bookingKind, cardKind)),
+      async (request) => ok(await saleProducts(app.db, request, bookingKind, cardKind)),
     );
     if (kind === 'team-card') {
       r.get(

@@ -4,6 +4,7 @@
  * `{base}/seat-goods/…`, and the Excel import. A seat's goods go with it when it is removed.
  */
 import { and, asc, eq, ne } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { labelsOf, resourceMessages, resourcePermissions, idOf } from '@cowork/contract';
@@ -26,6 +27,7 @@ import {
   checkBuildingFloor,
   FLOOR_REQUIRED_WHEN,
   floorsNote,
+  inKeyBuildings,
   sampleFloor,
 } from '../../lib/building-scope.ts';
 import { soldProduct } from '../../lib/in-use.ts';
@@ -84,6 +86,7 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
   const options: CrudOptions<SeatResource['fields'], SeatTable> = {
     resource,
     table: seats,
+    buildingColumn: seats.buildingId,
     prepare: prepareSeat,
     inUse: soldProduct(resource.key, resource.label),
     async beforeRemove(rows, { request, tx }) {
@@ -100,14 +103,21 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
     },
   };
 
-  async function loadSeat(tx: Executor, id: number) {
-    const [seat] = await tx.select({ id: seats.id }).from(seats).where(eq(seats.id, id));
+  // A seat or its goods in another building than an API key's is missing (lib/building-scope.ts).
+  async function loadSeat(tx: Executor, id: number, request: FastifyRequest) {
+    const [seat] = await tx
+      .select({ id: seats.id })
+      .from(seats)
+      .where(and(eq(seats.id, id), inKeyBuildings(request, seats.buildingId)));
     if (!seat) throw notFound(resourceMessages.notFound(resource));
     return seat;
   }
-  async function loadGoods(tx: Executor, id: number) {
+  async function loadGoods(tx: Executor, id: number, request: FastifyRequest) {
     const [row] = await tx.select().from(goods).where(eq(goods.id, id));
     if (!row) throw notFound(seatGoodsMessages.notFound);
+    await loadSeat(tx, row.seatId, request).catch(() => {
+      throw notFound(seatGoodsMessages.notFound);
+    });
     return row;
   }
 
@@ -143,7 +153,7 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
         },
       },
       async (request) => {
-        await loadSeat(app.db, request.params.seatId);
+        await loadSeat(app.db, request.params.seatId, request);
         const rows = await app.db
           .select()
           .from(goods)
@@ -167,11 +177,11 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
       async (request) => {
         const { id, seatId: givenSeatId, ...values } = request.body;
         const saved = await app.db.transaction(async (tx) => {
-          const existing = id !== undefined ? await loadGoods(tx, id) : undefined;
+          const existing = id !== undefined ? await loadGoods(tx, id, request) : undefined;
           // Goods stay with their seat: an update never moves them.
           const seatId = existing?.seatId ?? givenSeatId;
           if (seatId === undefined) throw badRequest(seatGoodsMessages.seatRequired);
-          await loadSeat(tx, seatId);
+          await loadSeat(tx, seatId, request);
           const [clash] = await tx
             .select({ id: goods.id })
             .from(goods)
@@ -225,7 +235,7 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
       async (request) => {
         const { id, enabled } = request.body;
         const saved = await app.db.transaction(async (tx) => {
-          const existing = await loadGoods(tx, id);
+          const existing = await loadGoods(tx, id, request);
           const [row] = await tx
             .update(goods)
             .set({ enabled, updatedAt: new Date(), updatedBy: request.user?.id ?? null })
@@ -261,7 +271,7 @@ function seatRoutes(resource: SeatResource, seats: SeatTable, goods: GoodsTable)
       },
       async (request) => {
         await app.db.transaction(async (tx) => {
-          const existing = await loadGoods(tx, request.params.id);
+          const existing = await loadGoods(tx, request.params.id, request);
           await tx.delete(goods).where(eq(goods.id, existing.id));
           await audit(
             request,

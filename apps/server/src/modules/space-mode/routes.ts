@@ -5,7 +5,8 @@
  * the mode now (applied), will get it at its next hello or sweep (pending), or speaks v1 and cannot
  * (unsupported). Only staff with hardware:emergency change a mode; any hardware screen reads them.
  */
-import { eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   EMERGENCY_PERMISSION,
@@ -23,11 +24,13 @@ import {
   type SpaceModeDevice,
 } from '@cowork/contract';
 import { rowsOf, type Executor } from '../../db/client.ts';
-import { spaces } from '../../db/schema.ts';
+import { buildings, spaces } from '../../db/schema.ts';
 import { staffActor } from '../../device-link/actors.ts';
 import { deviceModesOf } from '../../device-link/modes.ts';
 import { audit } from '../../lib/audit.ts';
+import { inKeyBuildings } from '../../lib/building-scope.ts';
 import { envelope, notFound, ok } from '../../lib/http.ts';
+import { recordEvent } from '../../lib/outbox.ts';
 import { toIso } from '../../lib/time.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { spacePathsOf } from '../space/paths.ts';
@@ -86,8 +89,12 @@ async function devicesUnder(db: Executor, spaceId: number): Promise<DeviceUnder[
   }));
 }
 
-async function spaceOrNotFound(db: Executor, id: number) {
-  const [space] = await db.select().from(spaces).where(eq(spaces.id, id));
+/** A space the caller may reach (an API key: in its buildings), else 404. */
+async function spaceOrNotFound(db: Executor, id: number, request: FastifyRequest) {
+  const [space] = await db
+    .select()
+    .from(spaces)
+    .where(and(eq(spaces.id, id), inKeyBuildings(request, spaces.buildingId)));
   if (!space) throw notFound(modeMessages.spaceNotFound);
   return space;
 }
@@ -118,17 +125,31 @@ const spaceModeRoutes: FastifyPluginAsyncZod = async (app) => {
       const started = Date.now();
       const user = currentUser(request);
       const space = await app.db.transaction(async (tx) => {
-        const before = await spaceOrNotFound(tx, spaceId);
+        const before = await spaceOrNotFound(tx, spaceId, request);
         const changedAt = new Date();
+        const changedBy = user.nickname || user.username;
         await tx
           .update(spaces)
-          .set({
-            mode,
-            modeReason: reason,
-            modeChangedAt: changedAt,
-            modeChangedBy: user.nickname || user.username,
-          })
+          .set({ mode, modeReason: reason, modeChangedAt: changedAt, modeChangedBy: changedBy })
           .where(eq(spaces.id, spaceId));
+        // The same mode set again (a new reason) is no change of mode for webhooks.
+        if (before.mode !== mode) {
+          const [building] = await tx
+            .select({ name: buildings.name })
+            .from(buildings)
+            .where(eq(buildings.id, before.buildingId));
+          await recordEvent(tx, 'space.mode.changed', {
+            spaceId,
+            spaceName: before.name,
+            buildingId: before.buildingId,
+            buildingName: building?.name ?? null,
+            mode,
+            previousMode: before.mode,
+            reason,
+            changedBy,
+            changedAt: toIso(changedAt),
+          });
+        }
         await audit(
           request,
           {
@@ -189,7 +210,7 @@ const spaceModeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const space = await spaceOrNotFound(app.db, request.query.spaceId);
+      const space = await spaceOrNotFound(app.db, request.query.spaceId, request);
       const [found, paths] = await Promise.all([
         devicesUnder(app.db, space.id),
         spacePathsOf(app.db, [space.id]),
@@ -215,8 +236,12 @@ const spaceModeRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(spaceModeList) },
       },
     },
-    async () => {
-      const rows = await app.db.select().from(spaces).where(ne(spaces.mode, 'normal')).orderBy(spaces.id);
+    async (request) => {
+      const rows = await app.db
+        .select()
+        .from(spaces)
+        .where(and(ne(spaces.mode, 'normal'), inKeyBuildings(request, spaces.buildingId)))
+        .orderBy(spaces.id);
       const paths = await spacePathsOf(
         app.db,
         rows.map((r) => r.id),

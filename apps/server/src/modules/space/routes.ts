@@ -31,6 +31,7 @@ import {
   officeStations,
   spaces,
 } from '../../db/schema.ts';
+import { inKeyBuildings } from '../../lib/building-scope.ts';
 import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest, envelope, ok } from '../../lib/http.ts';
 import { describeUsage } from '../../lib/in-use.ts';
@@ -57,6 +58,7 @@ async function subtreeOf(tx: Executor, id: number): Promise<number[]> {
 const crud = crudModule({
   resource: space,
   table: spaces,
+  buildingColumn: spaces.buildingId,
   async prepare(values, { tx, existing }) {
     const buildingId = valueAfterWrite('buildingId', values, existing);
     const kind = valueAfterWrite('kind', values, existing);
@@ -144,7 +146,13 @@ export const spaceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { buildingId } = request.query;
-      const paths = await spacePaths(app.db, buildingId ? eq(spaces.buildingId, buildingId) : undefined);
+      const paths = await spacePaths(
+        app.db,
+        and(
+          buildingId ? eq(spaces.buildingId, buildingId) : undefined,
+          inKeyBuildings(request, spaces.buildingId),
+        ),
+      );
       return ok(paths.map((p) => ({ value: p.id, label: p.path, buildingId: p.buildingId })));
     },
   );
@@ -179,6 +187,7 @@ export const spaceRoutes: FastifyPluginAsyncZod = async (app) => {
           and(
             eq(spaces.buildingId, buildingId),
             parentId ? eq(spaces.parentId, parentId) : isNull(spaces.parentId),
+            inKeyBuildings(request, spaces.buildingId),
           ),
         )
         .orderBy(asc(spaces.sort), asc(spaces.id));

@@ -8,7 +8,7 @@
  * - nobody grants a code they do not hold themselves (else system:role:edit would open everything);
  * - 超级管理员 (`super_admin`) is never removed nor narrowed; a role users still hold is not removed.
  */
-import { and, asc, count, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, ne, not, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,11 +21,12 @@ import {
   SUPER_ADMIN_ROLE,
 } from '@cowork/contract/resources/sso-role';
 import type { Executor } from '../../db/client.ts';
-import { ssoMenus, ssoRoleGroups, ssoRoleMenus, ssoRoles, ssoUserRoles } from '../../db/schema.ts';
-import { audit } from '../../lib/audit.ts';
+import { apiKeys, ssoMenus, ssoRoleGroups, ssoRoleMenus, ssoRoles, ssoUserRoles } from '../../db/schema.ts';
+import { audit, auditMany } from '../../lib/audit.ts';
 import { crudModule, type RowOf, type ValuesOf, type WriteContext } from '../../lib/crud.ts';
 import { badRequest, conflict, envelope, notFound, ok } from '../../lib/http.ts';
 import { assertMayGrant } from '../../lib/grants.ts';
+import { describeUsage } from '../../lib/in-use.ts';
 import { currentUser } from '../../plugins/auth.ts';
 
 type Row = RowOf<typeof ssoRoles>;
@@ -119,6 +120,12 @@ async function prepare(
   return { ...rest, permissions: [...codes].sort() };
 }
 
+/** A key that still works or will: neither revoked nor expired (a key is never restored or renewed). */
+const liveKey = and(
+  isNull(apiKeys.revokedAt),
+  or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)),
+)!;
+
 const crud = crudModule({
   resource: role,
   table: ssoRoles,
@@ -137,9 +144,41 @@ const crud = crudModule({
     const [row] = await tx.select({ code: ssoRoles.code }).from(ssoRoles).where(eq(ssoRoles.id, id));
     if (row?.code === SUPER_ADMIN_ROLE) return '超级管理员角色不能删除';
     const [users] = await tx.select({ n: count() }).from(ssoUserRoles).where(eq(ssoUserRoles.roleId, id));
-    return users.n > 0
-      ? `该角色仍有 ${users.n} 个用户在使用，请先在后台用户中为他们更换角色后再删除`
-      : undefined;
+    if (users.n > 0) return `该角色仍有 ${users.n} 个用户在使用，请先在后台用户中为他们更换角色后再删除`;
+    const keys = await describeUsage(tx, [
+      {
+        what: '接口密钥',
+        unit: '个',
+        table: apiKeys,
+        name: apiKeys.name,
+        where: and(eq(apiKeys.roleId, id), liveKey)!,
+      },
+    ]);
+    return (
+      keys &&
+      `该角色仍被${keys}使用，请先在“开放平台 → 接口密钥”中吊销这些密钥后再删除角色（已吊销或已过期的密钥随角色一并删除）`
+    );
+  },
+  // Only live keys hold a role: its revoked and expired ones can never act again, so they go with
+  // it, each audited (the audit log keeps the name of the key behind each of their writes).
+  beforeRemove: async (rows, { request, tx }) => {
+    const roleIds = rows.map((r) => r.id);
+    const dead = await tx
+      .delete(apiKeys)
+      .where(and(inArray(apiKeys.roleId, roleIds), not(liveKey)))
+      .returning({
+        id: apiKeys.id,
+        name: apiKeys.name,
+        roleId: apiKeys.roleId,
+        prefix: apiKeys.prefix,
+        revokedAt: apiKeys.revokedAt,
+        expiresAt: apiKeys.expiresAt,
+      });
+    await auditMany(
+      request,
+      dead.map((key) => ({ action: 'remove', resource: 'api-key', resourceId: key.id, before: key })),
+      tx,
+    );
   },
 });
 

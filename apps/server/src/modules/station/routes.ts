@@ -128,6 +128,7 @@ function stationRoutes(resource: StationResource, table: StationTable): FastifyP
   const options: CrudOptions<StationResource['fields'], StationTable> = {
     resource,
     table,
+    buildingColumn: table.buildingId,
     prepare: checkStation,
     inUse: soldProduct(resource.key, resource.label),
   };

@@ -15,6 +15,7 @@ const scope = buildingScope(teamCards.buildingIds, teamCard.fields.buildingIds.l
 export default crudModule({
   resource: teamCard,
   table: teamCards,
+  buildingColumn: teamCards.buildingIds,
   where: scope.where,
   inUse: soldProduct('team-card', '会议卡'),
   async prepare(values, { tx, existing }) {

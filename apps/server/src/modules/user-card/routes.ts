@@ -14,6 +14,7 @@ const scope = buildingScope(userCards.buildingIds, userCard.fields.buildingIds.l
 export default crudModule({
   resource: userCard,
   table: userCards,
+  buildingColumn: userCards.buildingIds,
   where: scope.where,
   inUse: soldProduct('user-card', '会员卡'),
   async prepare(values, { tx, existing }) {

@@ -96,6 +96,8 @@ export interface ResourcePageProps<F extends Fields> {
    * e.g. totals over the same filters.
    */
   summary?: (filters: Record<string, unknown>) => ReactNode;
+  /** After a save or an edit: the server's answer (a key shown once, say), whether it created, the values sent. */
+  onSaved?: (answer: unknown, created: boolean, values: Record<string, unknown>) => void;
 }
 
 const isListed = (f: Field) =>
@@ -165,6 +167,7 @@ export function ResourcePage<F extends Fields>({
   searchInputs = {},
   cells = {},
   summary,
+  onSaved,
 }: ResourcePageProps<F>) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -202,8 +205,9 @@ export function ResourcePage<F extends Fields>({
       editing === 'new' || editing === null
         ? api.post<ResourceRecord>(paths.save, { ...values, ...fixedFilters })
         : api.put<ResourceRecord>(paths.edit, { ...values, id: editing.id }),
-    onSuccess: () => {
+    onSuccess: (answer, values) => {
       message.success(editing === 'new' ? `${resource.label}已新建` : `${resource.label}已保存`);
+      onSaved?.(answer, editing === 'new', values);
       setEditing(null);
       void refresh();
       void refreshLists();

@@ -1,0 +1,81 @@
+/**
+ * 企业门禁组's webhook events (开放平台), recorded in the transaction of the change: a member added
+ * to a group (one by one, bound, or imported from Excel) or taken out of it, and a member created
+ * because a group named a phone no member had.
+ */
+import { eq, inArray } from 'drizzle-orm';
+import { maskPhone } from '@cowork/contract';
+import type { Executor } from '../../db/client.ts';
+import {
+  buildings,
+  csrSources,
+  kreatorUserGroups,
+  type kreatorUsers,
+  type members,
+} from '../../db/schema.ts';
+import { recordEvent, recordEvents, type RecordedEvent } from '../../lib/outbox.ts';
+import { toIso } from '../../lib/time.ts';
+
+type GroupMember = Pick<typeof kreatorUsers.$inferSelect, 'groupId' | 'memberId' | 'name' | 'phone'>;
+
+/** enterprise.member.added or .removed for these rows of groups, in one statement. */
+export async function recordGroupMembers(
+  tx: Executor,
+  type: 'enterprise.member.added' | 'enterprise.member.removed',
+  rows: readonly GroupMember[],
+) {
+  if (rows.length === 0) return;
+  const groups = await tx
+    .select({ group: kreatorUserGroups, buildingName: buildings.name })
+    .from(kreatorUserGroups)
+    .leftJoin(buildings, eq(buildings.id, kreatorUserGroups.buildingId))
+    .where(
+      inArray(
+        kreatorUserGroups.id,
+        rows.map((r) => r.groupId),
+      ),
+    );
+  const byId = new Map(groups.map((g) => [g.group.id, g]));
+  const at = toIso(new Date());
+  const events = rows.flatMap((row): RecordedEvent[] => {
+    const found = byId.get(row.groupId);
+    if (!found) return [];
+    const { group, buildingName } = found;
+    const data = {
+      groupId: group.id,
+      groupName: group.name,
+      companyName: group.companyName,
+      buildingId: group.buildingId,
+      buildingName,
+      memberId: row.memberId,
+      name: row.name,
+      phone: maskPhone(row.phone),
+    };
+    return type === 'enterprise.member.added'
+      ? [
+          {
+            type,
+            data: { ...data, validFrom: toIso(group.validFrom), validTo: toIso(group.validTo), addedAt: at },
+          },
+        ]
+      : [{ type, data: { ...data, removedAt: at } }];
+  });
+  await recordEvents(tx, events);
+}
+
+/** member.created for a member a group's phone has just made. */
+export async function recordMemberCreated(tx: Executor, member: typeof members.$inferSelect) {
+  const [source] =
+    member.sourceId === null
+      ? []
+      : await tx.select({ name: csrSources.name }).from(csrSources).where(eq(csrSources.id, member.sourceId));
+  await recordEvent(tx, 'member.created', {
+    memberId: member.id,
+    phone: maskPhone(member.phone),
+    nickname: member.nickname,
+    companyName: member.companyName,
+    sourceId: member.sourceId,
+    sourceName: source?.name ?? null,
+    registeredAt: toIso(member.registeredAt),
+  });
+}
