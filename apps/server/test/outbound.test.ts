@@ -12,7 +12,6 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkOutboundUrl, hideUrlSecrets, postOutbound } from '../src/lib/outbound.ts';
 
 /** Names the test's resolver answers itself (to play a DNS answer that changes); others resolve for real. */
 const dns = vi.hoisted(() => ({ answers: new Map<string, string[] | 'hang'>() }));
@@ -26,6 +25,11 @@ vi.mock('node:dns/promises', async (importOriginal) => {
   }) as typeof real.lookup;
   return { ...real, default: { ...real, lookup }, lookup };
 });
+
+// A fresh module graph, so the mock above applies even when an earlier file of this worker loaded
+// lib/outbound.ts already (the API tests run without module isolation).
+vi.resetModules();
+const { checkOutboundUrl, hideUrlSecrets, postOutbound } = await import('../src/lib/outbound.ts');
 
 const servers: (http.Server | https.Server)[] = [];
 afterEach(async () => {
