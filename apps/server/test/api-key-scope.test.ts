@@ -11,12 +11,21 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   deviceEndpoints,
   doorOperationEndpoints,
+  endpoints,
   importPaths,
   resourcePaths,
   type Page,
 } from '@cowork/contract';
-import { apiKeyEndpoints } from '@cowork/contract/resources/api-key';
+import {
+  apiKeyCrossBuildingPrefixes,
+  apiKeyEndpoints,
+  apiKeyMessages,
+} from '@cowork/contract/resources/api-key';
 import { building } from '@cowork/contract/resources/building';
+import { companyCard } from '@cowork/contract/resources/company-card';
+import { dashboardEndpoints } from '@cowork/contract/resources/dashboard';
+import { deviceSetEndpoints } from '@cowork/contract/resources/device-set';
+import { invoice, invoicePaths, tripartiteInvoice } from '@cowork/contract/resources/invoice';
 import {
   kreatorDeviceEndpoints,
   kreatorUser,
@@ -30,7 +39,9 @@ import {
   type OrderProductOption,
 } from '@cowork/contract/resources/order';
 import { officeStation } from '@cowork/contract/resources/station';
+import { teamCardActivity } from '@cowork/contract/resources/team-card-activity';
 import { userCard } from '@cowork/contract/resources/user-card';
+import { webhookApi } from '@cowork/contract/resources/webhook';
 import {
   deviceAlarms,
   deviceOpenLogs,
@@ -44,6 +55,7 @@ import {
   spaces,
   ssoRoles,
   userCards,
+  webhookEndpoints,
 } from '../src/db/schema.ts';
 import { buildTestApp, callApi, demo, multipartFile, type TestApp } from './helper.ts';
 
@@ -155,6 +167,56 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
+});
+
+test('routes spanning buildings (invoices, dashboard, device sets, firmware…) are 403 for a key limited to buildings, 200 for one of every building', async () => {
+  const calls = [
+    invoicePaths(invoice).page,
+    invoicePaths(tripartiteInvoice).page,
+    dashboardEndpoints.summary,
+    deviceSetEndpoints.list,
+    doorOperationEndpoints.firmwarePage,
+    doorOperationEndpoints.rolloutPage,
+    resourcePaths(companyCard).page,
+    resourcePaths(teamCardActivity).page,
+    webhookApi.page,
+    endpoints.auditLogPage,
+  ];
+  // Every declared prefix is called here, so one added later is tested too.
+  for (const prefix of apiKeyCrossBuildingPrefixes)
+    expect(
+      calls.some((url) => url.startsWith(prefix)),
+      prefix,
+    ).toBe(true);
+  const unlimited = await mint([]);
+  for (const url of calls) {
+    for (const limited of [onlyA, both]) {
+      const refused = await callApi(t, limited, 'GET', url);
+      expect([refused.status, refused.body.msg], `${url}: ${refused.raw}`).toEqual([
+        403,
+        apiKeyMessages.crossBuilding,
+      ]);
+    }
+    const answered = await callApi(t, unlimited, 'GET', url);
+    expect(answered.status, `${url}: ${answered.raw}`).toBe(200);
+  }
+  expect(apiKeyMessages.crossBuilding).toContain('发票、首页统计、门禁联动、固件升级');
+
+  // A write is refused before it does anything: no endpoint that would receive B's events.
+  const save = {
+    name: '越界推送',
+    url: 'https://receiver.example.com/hook',
+    kind: 'webhook',
+    events: ['order.paid'],
+    enabled: true,
+  };
+  const refused = await callApi(t, onlyA, 'POST', webhookApi.save, save);
+  expect(refused.status, refused.raw).toBe(403);
+  const saved = await t.db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.name, save.name));
+  expect(saved).toEqual([]);
 });
 
 describe('another building’s record by id is 404, as if it did not exist', () => {

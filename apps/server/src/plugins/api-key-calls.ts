@@ -1,6 +1,8 @@
 /**
  * What the auth plugin does for a call made with an API key (接口密钥) once the key is admitted:
- * - the endpoints a key never reaches, whatever its role grants (contract `apiKeyForbiddenPrefixes`);
+ * - the endpoints a key never reaches, whatever its role grants (contract `apiKeyForbiddenPrefixes`),
+ *   and those a key limited to buildings never reaches because their records span buildings
+ *   (`apiKeyCrossBuildingPrefixes`: invoices, dashboard totals, device sets, firmware…);
  * - its rate: calls per key and minute, counted in the database (lib/rate-limit-store.ts's
  *   `countHit`) so every instance shares one limit; past it, 429;
  * - its last use (time and address), written at most once a minute per key, not once per call: this
@@ -11,17 +13,29 @@ import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   API_KEY_USAGE_WRITE_MS,
+  apiKeyCrossBuildingPrefixes,
   apiKeyForbiddenPrefixes,
   apiKeyMessages,
 } from '@cowork/contract/resources/api-key';
 import { apiKeys } from '../db/schema.ts';
+import { keyBuildingsOf } from '../lib/building-scope.ts';
 import { AppError } from '../lib/http.ts';
 import { countHit } from '../lib/rate-limit-store.ts';
 
 const RATE_WINDOW_MS = 60_000;
 
-/** Whether a key may call the route at this path (the route's pattern, e.g. `/api/…/detail/:id`). */
-export const keyMayCall = (url: string) => !apiKeyForbiddenPrefixes.some((prefix) => url.startsWith(prefix));
+const under = (url: string, prefixes: readonly string[]) => prefixes.some((prefix) => url.startsWith(prefix));
+
+/**
+ * 403 when the key calling may not reach the route at this path (the route's pattern, e.g.
+ * `/api/…/detail/:id`), whatever its role grants; nothing for staff.
+ */
+export function refuseOutOfKeyReach(request: FastifyRequest, url: string) {
+  if (!request.user?.apiKey) return;
+  if (under(url, apiKeyForbiddenPrefixes)) throw new AppError(403, apiKeyMessages.forbiddenEndpoint);
+  if (keyBuildingsOf(request) && under(url, apiKeyCrossBuildingPrefixes))
+    throw new AppError(403, apiKeyMessages.crossBuilding);
+}
 
 export function createApiKeyCalls(app: FastifyInstance) {
   /** When this instance last wrote each key's last use. */

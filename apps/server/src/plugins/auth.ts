@@ -11,7 +11,7 @@ import { limitToKeyBuildings } from '../lib/building-scope.ts';
 import { AppError, forbidden, unauthorized } from '../lib/http.ts';
 import type { AuthUser, Session } from '../lib/sessions.ts';
 import { errorOf } from '../lib/unknown.ts';
-import { createApiKeyCalls, keyMayCall } from './api-key-calls.ts';
+import { createApiKeyCalls, refuseOutOfKeyReach } from './api-key-calls.ts';
 import { createSessionCache, type SessionCache } from './session-cache.ts';
 
 declare module 'fastify' {
@@ -172,9 +172,9 @@ export function registerAuth(app: FastifyInstance) {
     const { user, familyId } = token.startsWith(API_KEY_PREFIX) ? keySignedIn(session) : signedIn(session);
     request.user = user;
     request.sessionFamilyId = familyId;
-    // Whatever its role grants (even `*`), a key never reaches the screens that hand out rights.
-    if (user.apiKey && !keyMayCall(request.routeOptions.url ?? request.url))
-      throw new AppError(403, apiKeyMessages.forbiddenEndpoint);
+    // Whatever its role grants (even `*`), a key never reaches the screens that hand out rights, nor,
+    // limited to buildings, the routes spanning buildings.
+    refuseOutOfKeyReach(request, request.routeOptions.url ?? request.url);
     const { permission } = request.routeOptions.config;
     if (permission && !hasPermission(user, permission)) throw forbidden();
   };

@@ -48,6 +48,35 @@ export const apiKeyForbiddenPrefixes = [
   '/api/auth/',
 ] as const;
 
+/**
+ * What a key limited to buildings (限定楼宇) never reaches, by the name its 403 gives: records that
+ * span buildings or add them up, so no building filter can make them the key's alone. Staff and keys
+ * of every building reach them as their role allows.
+ */
+const crossBuildingAreas = [
+  // An invoice has no building of its own: it covers orders, and its lists, 开票, 驳回 and 作废 filter by none.
+  { label: '发票', prefixes: [`${prefixes.order}/invoice/`, `${prefixes.tripartite}/tripartite-invoice/`] },
+  // The dashboard's totals add up every building's orders, members and leads.
+  { label: '首页统计', prefixes: [`${prefixes.order}/dashboard/`] },
+  // A device set (门禁联动) joins devices and spaces of several buildings.
+  { label: '门禁联动', prefixes: [`${prefixes.hardware}/device-set/`] },
+  // One firmware file and one rollout reach devices in several buildings.
+  { label: '固件升级', prefixes: [`${prefixes.hardware}/firmware/`] },
+  // A company card is valid in its meeting card's buildings; its ledger holds orders of each of them.
+  { label: '企业会议卡', prefixes: [`${prefixes.card}/company-card/`] },
+  // An activity sells a meeting card valid in several buildings and has no building of its own.
+  { label: '会议卡活动', prefixes: [`${prefixes.card}/team-card-activity/`] },
+  // An endpoint receives every building's events (door, order, alert…): it would read them all.
+  { label: '推送地址', prefixes: [`${prefixes.basic}/webhook/`] },
+  // The audit log holds every building's changes, before and after.
+  { label: '操作日志', prefixes: [`${prefixes.user}/audit-log/`] },
+] as const;
+
+/** Path prefixes a key limited to buildings never reaches (`crossBuildingAreas`). */
+export const apiKeyCrossBuildingPrefixes: readonly string[] = crossBuildingAreas.flatMap(
+  (area) => area.prefixes,
+);
+
 export const apiKey = defineResource({
   key: 'api-key',
   base,
@@ -61,7 +90,7 @@ export const apiKey = defineResource({
     },
     buildingIds: {
       ...field.references('限定楼宇', `${prefixes.building}/building/list`),
-      help: '留空则不限楼宇；选择后只能查看和操作这些楼宇的数据',
+      help: '留空则不限楼宇；选择后只能查看和操作这些楼宇的数据，且不能调用发票、首页统计等跨楼宇的接口',
     },
     expiresAt: {
       ...field.datetime('过期时间', { optional: true }),
@@ -141,6 +170,8 @@ export const apiKeyMessages = {
   /** 403 on the screens a key never reaches. */
   forbiddenEndpoint:
     '接口密钥不能调用密钥、角色、后台用户、菜单及登录账号相关的接口，请由后台用户在控制台中操作',
+  /** 403 for a key limited to buildings on the routes that span buildings (`apiKeyCrossBuildingPrefixes`). */
+  crossBuilding: `该接口密钥仅限部分楼宇使用，不能调用跨楼宇的接口（${crossBuildingAreas.map((area) => area.label).join('、')}）。如需调用，请使用不限楼宇的密钥。`,
   /** 403 on a query or body naming a building outside the key's (a record elsewhere is 404). */
   outsideBuildings: '该接口密钥只能访问其限定楼宇的数据，此操作涉及其他楼宇',
   /** 429 past the per-key rate. */
