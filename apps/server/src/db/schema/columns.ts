@@ -33,3 +33,7 @@ export const texts = (name: string) =>
     .array()
     .notNull()
     .default(sql`'{}'::text[]`);
+
+/** A CHECK condition: `column` holds one of `values` (the enum lists of the schema files). */
+export const inList = (column: string, values: readonly string[]) =>
+  sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(', ')})`);

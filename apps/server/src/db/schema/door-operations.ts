@@ -16,13 +16,10 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { timestamptz } from './columns.ts';
+import { inList, timestamptz } from './columns.ts';
 import { buildings } from './buildings.ts';
 import { devices } from './devices.ts';
 import { ssoUsers } from './staff.ts';
-
-const inList = (column: string, values: readonly string[]) =>
-  sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(', ')})`);
 
 export const alarmKindValues = ['held-open', 'forced', 'tamper', 'power', 'fault'] as const;
 export const alarmStateValues = ['open', 'cleared', 'acknowledged'] as const;

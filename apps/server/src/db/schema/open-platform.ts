@@ -18,11 +18,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { authored, ids, timestamptz } from './columns.ts';
+import { authored, ids, inList, timestamptz } from './columns.ts';
 import { ssoRoles } from './staff.ts';
-
-const inList = (column: string, values: readonly string[]) =>
-  sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(', ')})`);
 
 export const webhookKindValues = ['webhook', 'wecom', 'dingtalk', 'feishu'] as const;
 export const webhookDeliveryStatusValues = ['pending', 'delivered', 'failed'] as const;
