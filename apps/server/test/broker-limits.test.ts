@@ -17,6 +17,7 @@ import { brokerSettingsOf, startEmbeddedBroker, type EmbeddedBroker } from '../s
 import type { Credentials } from '../src/device-link/rules.ts';
 import { topics } from '../src/device-link/protocol.ts';
 import { buildTestApp, until, type TestApp } from './helper.ts';
+import { selfSignedCertificate } from './self-signed.ts';
 
 const enrolKey = 'test-enrol-key-0123456789';
 const secret = 'a'.repeat(43);
@@ -263,23 +264,7 @@ describe('the TLS listener', () => {
   const env: Record<string, string> = {};
   beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'cowork-mqtt-tls-'));
-    const cert = path.join(dir, 'cert.pem');
-    const key = path.join(dir, 'key.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-      ].concat(['-subj', '/CN=localhost', '-keyout', key, '-out', cert]),
-      { stdio: 'ignore' },
-    );
+    const { cert, key } = selfSignedCertificate(dir);
     Object.assign(env, { MQTT_PORT: '0', MQTT_TLS_PORT: '0', MQTT_TLS_CERT: cert, MQTT_TLS_KEY: key });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

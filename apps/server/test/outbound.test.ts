@@ -3,7 +3,6 @@
  * connection pinned to the checked address, no redirects, bounded time and answer, credentials kept
  * out of errors and screens. Local receivers on 127.0.0.x stand in for the internet.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -12,6 +11,7 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { selfSignedCertificate } from './self-signed.ts';
 
 /** Names the test's resolver answers itself (to play a DNS answer that changes); others resolve for real. */
 const dns = vi.hoisted(() => ({ answers: new Map<string, string[] | 'hang'>() }));
@@ -375,23 +375,7 @@ describe('postOutbound', () => {
     it('sends the name as SNI and checks the certificate against it', async () => {
       dir = mkdtempSync(path.join(os.tmpdir(), 'cowork-outbound-'));
       try {
-        const key = path.join(dir, 'key.pem');
-        const cert = path.join(dir, 'cert.pem');
-        execFileSync(
-          'openssl',
-          [
-            'req',
-            '-x509',
-            '-newkey',
-            'ec',
-            '-pkeyopt',
-            'ec_paramgen_curve:prime256v1',
-            '-nodes',
-            '-days',
-            '1',
-          ].concat(['-subj', '/CN=localhost', '-keyout', key, '-out', cert]),
-          { stdio: 'ignore' },
-        );
+        const { key, cert } = selfSignedCertificate(dir);
         options = { key: readFileSync(key), cert: readFileSync(cert) };
       } finally {
         rmSync(dir, { recursive: true, force: true });
