@@ -8,6 +8,7 @@
 export * from './schema/staff.ts';
 export * from './schema/system.ts';
 export * from './schema/members.ts';
+export * from './schema/companies.ts';
 export * from './schema/content.ts';
 export * from './schema/buildings.ts';
 export * from './schema/products.ts';

@@ -4,7 +4,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { authored, timestamptz } from './columns.ts';
+import { authored, inList, texts, timestamptz } from './columns.ts';
+import { companies, companyStaff, staffScopeValues } from './companies.ts';
 import { members } from './members.ts';
 import { buildings } from './buildings.ts';
 import { devices, spaces } from './devices.ts';
@@ -52,13 +53,22 @@ export const deviceSetSpaces = pgTable(
 
 export const kreatorGroupStatusValues = ['enabled', 'disabled'] as const;
 
-/** 企业门禁组: a company's staff open the group's devices within validFrom–validTo while enabled. */
+/**
+ * 企业门禁组: a company's staff open the group's devices within validFrom–validTo while enabled: all
+ * its active staff, those of `departments`, or the chosen people (kreator_users), by `staffScope`.
+ * `companyName` is the company's name, kept for the answers that carried it before companies existed.
+ */
 export const kreatorUserGroups = pgTable(
   'kreator_user_groups',
   {
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'restrict' }),
     companyName: text('company_name').notNull(),
+    staffScope: text('staff_scope', { enum: staffScopeValues }).notNull().default('people'),
+    departments: texts('departments'),
     buildingId: integer('building_id')
       .notNull()
       .references(() => buildings.id, { onDelete: 'restrict' }),
@@ -71,10 +81,15 @@ export const kreatorUserGroups = pgTable(
     uniqueIndex('kreator_user_groups_name_lower_key').on(sql`lower(${t.name})`),
     check('kreator_user_groups_status_check', sql`${t.status} in ('enabled', 'disabled')`),
     check('kreator_user_groups_valid_check', sql`${t.validTo} > ${t.validFrom}`),
+    check('kreator_user_groups_staff_scope_check', inList('staff_scope', staffScopeValues)),
+    index('kreator_user_groups_company_idx').on(t.companyId),
   ],
 );
 
-/** A member of an access group (the member with that phone; created with source 企业导入 if new). */
+/**
+ * A person chosen for an access group (staffScope `people`): a row of the company's staff list, its
+ * member, name and phone copied for the answers that carried them.
+ */
 export const kreatorUsers = pgTable(
   'kreator_users',
   {
@@ -82,6 +97,9 @@ export const kreatorUsers = pgTable(
     groupId: integer('group_id')
       .notNull()
       .references(() => kreatorUserGroups.id, { onDelete: 'cascade' }),
+    staffId: integer('staff_id')
+      .notNull()
+      .references(() => companyStaff.id, { onDelete: 'cascade' }),
     memberId: integer('member_id')
       .notNull()
       .references(() => members.id, { onDelete: 'restrict' }),
@@ -92,6 +110,7 @@ export const kreatorUsers = pgTable(
   (t) => [
     uniqueIndex('kreator_users_group_phone_key').on(t.groupId, t.phone),
     index('kreator_users_member_idx').on(t.memberId),
+    index('kreator_users_staff_idx').on(t.staffId),
   ],
 );
 

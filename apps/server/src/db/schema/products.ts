@@ -14,7 +14,8 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { authored, ids, texts, timestamptz } from './columns.ts';
+import { authored, ids, inList, texts, timestamptz } from './columns.ts';
+import { companies, staffScopeValues } from './companies.ts';
 import { userStatuses } from './staff.ts';
 import { buildings } from './buildings.ts';
 
@@ -112,7 +113,14 @@ export const companyCards = pgTable(
   {
     id: serial('id').primaryKey(),
     cardNo: text('card_no').notNull(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'restrict' }),
+    /** The company's name, kept for the answers that carried it before companies existed. */
     companyName: text('company_name').notNull(),
+    /** Who may pay with the card: all active staff, those of `departments`, or `memberPhones`. */
+    staffScope: text('staff_scope', { enum: staffScopeValues }).notNull().default('people'),
+    departments: texts('departments'),
     teamCardId: integer('team_card_id')
       .notNull()
       .references(() => teamCards.id, { onDelete: 'restrict' }),
@@ -128,6 +136,8 @@ export const companyCards = pgTable(
     index('company_cards_member_phones_idx').using('gin', t.memberPhones),
     check('company_cards_balance_check', sql`${t.balanceFen} >= 0`),
     check('company_cards_status_check', sql`${t.status} in ('enabled', 'disabled')`),
+    check('company_cards_staff_scope_check', inList('staff_scope', staffScopeValues)),
+    index('company_cards_company_idx').on(t.companyId),
   ],
 );
 
