@@ -87,6 +87,9 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics) {
         server.listen(port, host, () => resolve());
       });
       listener = server;
+      const bound = server.address();
+      const shown = bound && typeof bound === 'object' ? bound.port : port;
+      app.log.info(`metrics served on http://${host}:${shown}${METRICS_PATH} (METRICS_PORT)`);
     });
   }
   app.addHook('onClose', async () => {
