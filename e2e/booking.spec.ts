@@ -232,6 +232,8 @@ test.describe('订单管理: 会议室订单 and the meeting card paying them', 
     await fillBooking(page, drawer, { phone: buyer.phone, station, day, start, end });
     await drawer.getByRole('button', { name: /保\s*存/ }).click();
     await expect(page.locator('.ant-message')).toContainText(`该时段已被订单 ${orderNo}`);
+    // With the request's id, for a user to quote (the server logs it in every line of that request).
+    await expect(page.locator('.ant-message')).toContainText(/（请求编号 [0-9a-f]{16}）/);
     await expect(drawer).toBeVisible();
   });
 

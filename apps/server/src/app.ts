@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import type { ServerOptions } from 'node:http';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import {
   validatorCompiler,
   type FastifyPluginAsyncZod,
@@ -19,11 +19,14 @@ import type { Database } from './db/client.ts';
 import { createDeviceLink, type DeviceLink } from './device-link/link.ts';
 import { AppError } from './lib/http.ts';
 import { ownFileExtension } from './lib/module-files.ts';
+import { createMetrics } from './lib/metrics.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { createSerializerCompiler } from './lib/serializer.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
+import { loggerOptions, registerRequestIds, requestIds } from './plugins/logging.ts';
+import { registerMetrics } from './plugins/metrics.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSwagger } from './plugins/swagger.ts';
 import { registerWeb } from './plugins/web.ts';
@@ -68,30 +71,6 @@ async function loadModules(): Promise<FastifyPluginAsyncZod[]> {
   return found;
 }
 
-const SECRET_PARAMS = /([?&](?:password|refresh_token|client_secret|access_token)=)[^&]*/gi;
-
-/** Request log lines never carry secrets, not even those sent in a query string. */
-function loggerOptions(config: Config): FastifyServerOptions['logger'] {
-  return {
-    level: config.logLevel,
-    serializers: {
-      req: (request: FastifyRequest) => ({
-        method: request.method,
-        url: request.url.replace(SECRET_PARAMS, '$1***'),
-        remoteAddress: request.ip,
-      }),
-    },
-    ...(config.nodeEnv === 'development' && process.stdout.isTTY
-      ? {
-          transport: {
-            target: 'pino-pretty',
-            options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' },
-          },
-        }
-      : {}),
-  };
-}
-
 /**
  * With Fastify's `requestTimeout`, a request whose headers and body have not all arrived within
  * `ms` is answered 408 and its connection closed, so a client trickling a body (slowloris) cannot
@@ -111,6 +90,7 @@ export async function buildApp({ config, db, logger, checkResponses }: BuildOpti
   setBusinessTimeZone(config.timeZone);
   const app = Fastify({
     logger: logger ?? loggerOptions(config),
+    genReqId: requestIds(config.trustProxy),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     frameworkErrors,
     requestTimeout: config.requestTimeoutMs,
@@ -133,7 +113,13 @@ export async function buildApp({ config, db, logger, checkResponses }: BuildOpti
   );
   app.decorate('db', db);
   app.decorate('config', config);
-  const deviceLink = createDeviceLink({ config, db, log: app.log });
+  registerRequestIds(app);
+  const metrics = createMetrics({
+    db,
+    process: config.metrics.token !== undefined || config.metrics.port !== undefined,
+  });
+  const deviceLink = createDeviceLink({ config, db, log: app.log, metrics: metrics.device });
+  metrics.watchLink(() => deviceLink.status().up);
   app.decorate('devices', deviceLink);
   app.addHook('onReady', () => deviceLink.start());
   app.addHook('onClose', () => deviceLink.stop());
@@ -141,6 +127,7 @@ export async function buildApp({ config, db, logger, checkResponses }: BuildOpti
   registerErrorHandling(app);
   registerAuth(app);
   registerIdempotency(app);
+  registerMetrics(app, metrics);
 
   await registerSecurityHeaders(app, config);
   await app.register(formbody);

@@ -191,6 +191,16 @@ const envSchema = z.object({
     .enum(['true', 'false'], { error: 'must be true or false' })
     .default('false')
     .transform((value) => value === 'true'),
+  /** `Authorization: Bearer …` that /metrics asks for (unset: /metrics answers only on METRICS_PORT). */
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** A listener of its own for /metrics, on METRICS_HOST (unset: none). */
+  METRICS_PORT: z.coerce
+    .number({ error: 'must be a port number' })
+    .int('must be a port number')
+    .min(1, 'must be from 1 to 65535')
+    .max(65535, 'must be from 1 to 65535')
+    .optional(),
+  METRICS_HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
   /** Which proxies in front may set X-Forwarded-For: false, a number of hops, or their addresses. */
   TRUST_PROXY: z
     .string()
@@ -268,6 +278,12 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Calls per minute one API key (接口密钥) may make, across every instance. */
   apiKeyRateLimitPerMinute: number;
+  /**
+   * Who may read the Prometheus metrics (plugins/metrics.ts): `token`, the bearer METRICS_TOKEN asks
+   * for wherever /metrics answers; `port`, a listener of its own on `host` (0: any free port, tests).
+   * Neither set: /metrics answers 404.
+   */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
 }
 
 export type TrustProxy = false | number | string[];
@@ -438,6 +454,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ].filter(Boolean);
   const mqttTls = mqttTlsOf(e);
   missing.push(...mqttTls.problems);
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT)
+    missing.push('METRICS_PORT must differ from PORT (the metrics have a listener of their own)');
   if (e.NODE_ENV === 'production') missing.push(...productionProblems(e));
   if (missing.length > 0) throw new ConfigError(`Invalid environment: ${missing.join('; ')}`);
   return {
@@ -493,5 +511,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenRateLimitPerMinute: 60,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT,
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
 }

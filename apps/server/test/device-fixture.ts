@@ -12,6 +12,7 @@
  * });
  */
 import { and, eq, isNotNull } from 'drizzle-orm';
+import type { FastifyServerOptions } from 'fastify';
 import { expect } from 'vitest';
 import { deviceEndpoints, IDEMPOTENCY_KEY_HEADER, type DeviceRecord } from '@cowork/contract';
 import type { Config } from '../src/config.ts';
@@ -170,11 +171,19 @@ export function doorFixture(options: DoorFixtureOptions) {
      * Builds the app (ready, its broker up) and signs the admin in; `brokerUrl` is where devices
      * connect when the app is a client of another broker.
      */
-    async start(setup: { config?: Partial<Config>; demoRows?: boolean; brokerUrl?: string } = {}) {
+    async start(
+      setup: {
+        config?: Partial<Config>;
+        demoRows?: boolean;
+        brokerUrl?: string;
+        logger?: FastifyServerOptions['logger'];
+      } = {},
+    ) {
       started = [];
       app = await buildTestApp({
         demoRows: setup.demoRows,
         config: { deviceEnrolKey: enrolKey, ...setup.config },
+        logger: setup.logger,
       });
       await app.app.ready();
       headers = await app.auth(...demo.admin);

@@ -78,3 +78,10 @@ export const grants = (granted: readonly string[], required: string | readonly s
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** Its value: 8 to 128 letters, digits, `-`, `_`, `.` or `:`. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,128}$/;
+/**
+ * Header every answer carries with its request's id, which the server's log lines carry too: the
+ * console shows it in its error messages (请求编号) so a user can quote it. A proxy the server trusts
+ * (TRUST_PROXY) may send its own id in it, taken when it is a short plain token of this shape.
+ */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;

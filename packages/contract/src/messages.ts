@@ -94,6 +94,9 @@ export const messages = {
 export const grantBeyondOwnMessage = (codes: readonly string[]) =>
   `您不能授予自己没有的权限：${codes.slice(0, 5).join('、')}${codes.length > 5 ? ' 等' : ''}；请让拥有这些权限的管理员操作`;
 
+/** An error message with the id of the request it answered, for the user to quote to support. */
+export const withRequestId = (text: string, requestId: string) => `${text}（请求编号 ${requestId}）`;
+
 /** `{field}` is not valid: names the field in a 400's msg. */
 export const fieldInvalid = (label: string, why: string) => `${label}：${why}`;
 

@@ -3,14 +3,17 @@
  * process, its files under DATA_DIR. db/client.ts loads it only when DATABASE_URL is unset.
  */
 import fs from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrateNamed, migrationsFolder, type DbHandle } from './client.ts';
+import { queryObservation, timed } from './observe.ts';
 import * as schema from './schema.ts';
 
 export function pgliteHandle(client: PGlite): DbHandle {
+  const observation = observeStatements(client);
   const db = drizzlePglite({ client, schema });
+  observation.attach(db);
   return {
     db,
     engine: 'pglite',
@@ -31,3 +34,42 @@ export async function openPglite(dir: string): Promise<DbHandle> {
  * order list's throughput measured the same. The WASM heap itself starts at 128 MB, touched as used.
  */
 const PGLITE_SETTINGS = ['shared_buffers=8MB'];
+
+/**
+ * Times every statement drizzle sends (all pass through `query`, a transaction's through its own).
+ * PGlite is one connection that a statement or a whole transaction holds while the others queue:
+ * its "pool" is that one connection, in use while any runs, the rest waiting; a statement's time
+ * includes its wait.
+ */
+function observeStatements(client: PGlite) {
+  let running = 0;
+  const observation = queryObservation(() => ({
+    open: 1,
+    inUse: Math.min(running, 1),
+    waiting: Math.max(running - 1, 0),
+    max: 1,
+  }));
+  const holding = async <T>(run: () => Promise<T>) => {
+    running += 1;
+    try {
+      return await run();
+    } finally {
+      running -= 1;
+    }
+  };
+  const timedQuery =
+    (query: PGlite['query']): PGlite['query'] =>
+    <T>(text: string, params?: unknown[], options?: QueryOptions) =>
+      timed(observation.start(), () => query<T>(text, params, options));
+  const query = timedQuery(client.query.bind(client));
+  const transaction = client.transaction.bind(client);
+  client.query = (text, params, options) => holding(() => query(text, params, options));
+  client.transaction = <T>(callback: (tx: Transaction) => Promise<T>) =>
+    holding(() =>
+      transaction((tx) => {
+        tx.query = timedQuery(tx.query.bind(tx));
+        return callback(tx);
+      }),
+    );
+  return observation;
+}

@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { migrateNamed, migrationsFolder, type DbHandle } from './client.ts';
+import { queryObservation } from './observe.ts';
 import * as schema from './schema.ts';
 
 /** Arbitrary constant: one migrating instance at a time when several start on one PostgreSQL. */
@@ -17,7 +18,21 @@ export function postgresHandle(pool: pg.Pool): DbHandle {
   // dropped by the pool and replaced on the next query; unhandled, it would end the process.
   pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
   pool.on('connect', prepareRepeatedStatements);
+  // Every statement passes through a pooled connection's query: timed there (db/observe.ts).
+  const observation = queryObservation(() => ({
+    open: pool.totalCount,
+    inUse: pool.totalCount - pool.idleCount,
+    waiting: pool.waitingCount,
+    max: pool.options.max,
+  }));
+  pool.on('connect', (client) =>
+    watchQueries(client, () => {
+      const end = observation.start();
+      return (error) => end(error !== undefined);
+    }),
+  );
   const db = drizzlePg({ client: pool, schema });
+  observation.attach(db);
   return {
     db,
     engine: 'postgres',
@@ -135,8 +150,12 @@ export function createPool(connectionString: string, timeouts: PoolTimeouts, max
   return pool;
 }
 
-/** Calls `onError` with the text and error of each query of the client that fails. */
-function onQueryError(client: pg.PoolClient, onError: (text: string, error: unknown) => void) {
+/**
+ * Calls `begin` with the text of each query of the client as it is sent, and the function it answers
+ * once the query ends, with its error (undefined when it succeeded). Queries answered by a callback
+ * and by a promise alike; a submittable (a cursor) is passed on untold.
+ */
+function watchQueries(client: pg.PoolClient, begin: (text: string) => (error: unknown) => void) {
   interceptQueries(client, (query, args) => {
     const [config] = args;
     const text =
@@ -145,17 +164,29 @@ function onQueryError(client: pg.PoolClient, onError: (text: string, error: unkn
         : config !== null && typeof config === 'object' && 'text' in config
           ? String(config.text)
           : '';
+    const end = begin(text);
     const callback = args.at(-1);
     if (typeof callback === 'function') {
       args[args.length - 1] = (error: unknown, result: unknown) => {
-        if (error) onError(text, error);
+        end(error || undefined);
         callback(error, result);
       };
       return query(...args);
     }
     const result = query(...args);
-    if (result instanceof Promise) result.catch((error: unknown) => onError(text, error));
+    if (result instanceof Promise)
+      result.then(
+        () => end(undefined),
+        (error: unknown) => end(error ?? new Error('query failed')),
+      );
     return result;
+  });
+}
+
+/** Calls `onError` with the text and error of each query of the client that fails. */
+function onQueryError(client: pg.PoolClient, onError: (text: string, error: unknown) => void) {
+  watchQueries(client, (text) => (error) => {
+    if (error) onError(text, error);
   });
 }
 

@@ -12,5 +12,5 @@ export const automaticActor: CommandActor = { userId: null, name: '系统自动'
 /** The signed-in staff member of this request, by the name the console shows. */
 export function staffActor(request: FastifyRequest, reason?: string): CommandActor {
   const user = currentUser(request);
-  return { userId: user.id, name: user.nickname || user.username, reason };
+  return { userId: user.id, name: user.nickname || user.username, reason, log: request.log };
 }

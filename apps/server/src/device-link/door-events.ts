@@ -7,12 +7,13 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { deviceCommands, deviceOpenLogs, openMethodValues, openResultValues } from '../db/schema.ts';
 import { batchLoader, batchWriter } from '../lib/batch.ts';
+import type { DeviceMetrics } from '../lib/metrics.ts';
 import { eventAtAccepted, textParam, type DropReason, type Envelope } from './protocol.ts';
 import { recordDoorEvents } from './webhook-events.ts';
 
 export type DoorEvents = ReturnType<typeof createDoorEvents>;
 
-export function createDoorEvents({ db }: { db: Database }) {
+export function createDoorEvents({ db, metrics }: { db: Database; metrics?: DeviceMetrics }) {
   const listeners = new Set<(sn: string) => void>();
 
   /**
@@ -20,14 +21,17 @@ export function createDoorEvents({ db }: { db: Database }) {
    * written are told to webhooks in the same transaction (door.opened / door.denied).
    */
   const writeDoor = batchWriter(async (rows: (typeof deviceOpenLogs.$inferInsert)[]) => {
-    await db.transaction(async (tx) => {
-      const written = await tx
+    const written = await db.transaction(async (tx) => {
+      const inserted = await tx
         .insert(deviceOpenLogs)
         .values(rows)
         .onConflictDoNothing({ target: deviceOpenLogs.messageId })
         .returning();
-      await recordDoorEvents(tx, written);
+      await recordDoorEvents(tx, inserted);
+      return inserted;
     });
+    // Counted once committed; an event already logged (sent again) was not written.
+    metrics?.openLogWritten(written.map((r) => r.result));
   });
   const lastOpenerOf = batchLoader(async (deviceIds: number[]) => {
     const rows = await db

@@ -7,10 +7,19 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { retryingDeadlocks, type Database } from '../db/client.ts';
+import type { DeviceMetrics } from '../lib/metrics.ts';
 
 const LOG_EVERY_MS = 60_000;
 
-export function dropCounter({ db, log }: { db: Database; log: FastifyBaseLogger }) {
+export function dropCounter({
+  db,
+  log,
+  metrics,
+}: {
+  db: Database;
+  log: FastifyBaseLogger;
+  metrics?: DeviceMetrics;
+}) {
   let unwritten = new Map<string, { count: number; reason: string }>();
   let unlogged = new Map<string, Map<string, number>>();
   let loggedAt = Date.now();
@@ -26,6 +35,7 @@ export function dropCounter({ db, log }: { db: Database; log: FastifyBaseLogger 
 
   return {
     count(sn: string, reason: string) {
+      metrics?.dropped(reason);
       const row = unwritten.get(sn) ?? { count: 0, reason };
       row.count += 1;
       row.reason = reason;

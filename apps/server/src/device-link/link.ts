@@ -18,6 +18,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DEVICE_SN_PATTERN } from '@cowork/contract';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import type { DeviceMetrics } from '../lib/metrics.ts';
 import { loadSecretKey, secretBox } from '../lib/secret-box.ts';
 import { createAccessSync } from './access-sync.ts';
 import { createAlarmEvents } from './alarms.ts';
@@ -49,17 +50,20 @@ export function createDeviceLink({
   config,
   db,
   log,
+  metrics,
 }: {
   config: Config;
   db: Database;
   log: FastifyBaseLogger;
+  /** What the link counts for /metrics (lib/metrics.ts). */
+  metrics?: DeviceMetrics;
 }) {
   const secretKey = loadSecretKey(config.secretKey, config.dataDir);
   const box = secretBox(secretKey.key);
   const background = backgroundOf(log);
   const keys = createDeviceKeys({ db, box });
   /** Counted in memory, written once a second, logged once a minute per device (drops.ts). */
-  const drops = dropCounter({ db, log });
+  const drops = dropCounter({ db, log, metrics });
   const presence = createPresence({ db, log, background });
   const brokerCheck = createBrokerCheck(config, log);
   const transport = createTransport({
@@ -70,7 +74,14 @@ export function createDeviceLink({
     brokerCheck,
     embeddedStarted: presence.markAllOffline,
   });
-  const commands = createCommands({ db, box, linkStatus: transport.status, publish: transport.publish });
+  const commands = createCommands({
+    db,
+    box,
+    linkStatus: transport.status,
+    publish: transport.publish,
+    log,
+    metrics,
+  });
   const sync = createAccessSync({ db, log, command: commands.command });
   const firmware = createRollouts({
     db,
@@ -85,7 +96,7 @@ export function createDeviceLink({
     syncDevices: sync.syncDevices,
     firmwareHello: firmware.hello,
   });
-  const doors = createDoorEvents({ db });
+  const doors = createDoorEvents({ db, metrics });
   const alarms = createAlarmEvents({ db });
   const inbound = createInbound({
     config,

@@ -4,7 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { fieldInvalid, fieldLabels, messages } from '@cowork/contract';
+import { fieldInvalid, fieldLabels, messages, REQUEST_ID_HEADER } from '@cowork/contract';
 import { checkLabels } from '../db/check-labels.ts';
 import { constraintOf, databaseOutage, sqlState } from '../db/client.ts';
 import { AppError, failure } from '../lib/http.ts';
@@ -102,7 +102,8 @@ export const isApiPath = (url: string) =>
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   request.log.info({ err: error }, 'request refused');
-  void reply.code(400).send(failure(400, messages.badUrl));
+  // No hook ran: the request id header (plugins/logging.ts) is set here.
+  void reply.code(400).header(REQUEST_ID_HEADER, request.id).send(failure(400, messages.badUrl));
 }
 
 export function registerErrorHandling(app: FastifyInstance) {

@@ -114,6 +114,34 @@ describe('transport errors', () => {
     expect(toast).toHaveBeenCalledWith(messages.noPermission, 3);
   });
 
+  it("quotes the server's request id (请求编号) in the toast so a user can report it", async () => {
+    serve(() => ({
+      status: 500,
+      data: { code: 500, msg: messages.serverError, data: null },
+      headers: { 'x-request-id': '5f2c9a0b1d3e4f67' },
+    }));
+    await expect(api.get('/api/x/page')).rejects.toMatchObject({
+      status: 500,
+      requestId: '5f2c9a0b1d3e4f67',
+    });
+    expect(toast).toHaveBeenCalledWith(`${messages.serverError}（请求编号 5f2c9a0b1d3e4f67）`, 3);
+
+    toast.mockReset();
+    serve(() => ({
+      status: 200,
+      data: { code: 409, msg: '数据已被修改或已存在，请刷新后重试', data: null },
+      headers: { 'x-request-id': 'edge-7f3a9c1e2b' },
+    }));
+    await expect(api.post('/api/x/save', { a: 2 })).rejects.toMatchObject({ code: 409 });
+    expect(toast).toHaveBeenCalledWith('数据已被修改或已存在，请刷新后重试（请求编号 edge-7f3a9c1e2b）', 3);
+
+    // A header that is not a plain short token is not shown.
+    toast.mockReset();
+    serve(() => ({ status: 502, data: '', headers: { 'x-request-id': '<script>' } }));
+    await expect(api.get('/api/x/page')).rejects.toMatchObject({ status: 502, requestId: undefined });
+    expect(toast).toHaveBeenCalledWith(messages.serverError, 3);
+  });
+
   it('falls back to 服务器错误 when an error status has no msg', async () => {
     serve(() => ({ status: 502, data: '<html>Bad Gateway</html>' }));
     await expect(api.get('/api/x/page')).rejects.toMatchObject({ status: 502 });

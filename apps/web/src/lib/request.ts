@@ -15,10 +15,13 @@ import {
   ADMIN_CLIENT_SECRET,
   ERROR_TOAST_SECONDS,
   IDEMPOTENCY_KEY_HEADER,
+  REQUEST_ID_HEADER,
+  REQUEST_ID_PATTERN,
   REQUEST_TIMEOUT_MS,
   SUCCESS_CODE,
   endpoints,
   messages,
+  withRequestId,
   type Envelope,
   type TokenResponse,
 } from '@cowork/contract';
@@ -63,12 +66,15 @@ export class RequestError extends Error {
   readonly status: number | undefined;
   /** The envelope's `data` of a refusal that explains itself (an import's bad rows). */
   readonly data: unknown;
-  constructor(text: string, code?: number, status?: number, data?: unknown) {
+  /** The server's id of the request (X-Request-Id), which its log lines carry. */
+  readonly requestId: string | undefined;
+  constructor(text: string, code?: number, status?: number, data?: unknown, requestId?: string) {
     super(text);
     this.name = 'RequestError';
     this.code = code;
     this.status = status;
     this.data = data;
+    this.requestId = requestId;
   }
 }
 
@@ -92,7 +98,15 @@ export function setToast(next: Toast): () => void {
     if (toast === next) toast = before;
   };
 }
-const toastError = (text: string) => toast(text, ERROR_TOAST_SECONDS);
+/** An error toast; with the request's id (请求编号) when the server answered, for the user to quote. */
+const toastError = (text: string, requestId?: string) =>
+  toast(requestId ? withRequestId(text, requestId) : text, ERROR_TOAST_SECONDS);
+
+/** The id the server gave the request (X-Request-Id), when it answered with one. */
+function requestIdOf(response: AxiosResponse | undefined): string | undefined {
+  const id: unknown = response?.headers?.[REQUEST_ID_HEADER.toLowerCase()];
+  return typeof id === 'string' && REQUEST_ID_PATTERN.test(id) ? id : undefined;
+}
 
 /**
  * For a confirm button (Popconfirm's onConfirm): it spins until the call ends and then closes; a
@@ -187,9 +201,12 @@ function onResponse(response: AxiosResponse) {
   // A file download (an import template) carries no envelope.
   if (response.config.responseType === 'blob' && response.status === 200 && body instanceof Blob)
     return (response.config.wholeResponse ? response : body) as never;
+  const requestId = requestIdOf(response);
   if (response.status !== 200 || !body || typeof body !== 'object') {
-    toastError(messages.serverError);
-    return Promise.reject(new RequestError(messages.serverError, undefined, response.status));
+    toastError(messages.serverError, requestId);
+    return Promise.reject(
+      new RequestError(messages.serverError, undefined, response.status, undefined, requestId),
+    );
   }
   const envelope = body as Partial<Envelope>;
   if (envelope.code === SUCCESS_CODE) {
@@ -197,8 +214,8 @@ function onResponse(response: AxiosResponse) {
     return body as never;
   }
   const text = envelope.msg || messages.serverError;
-  toastError(text);
-  return Promise.reject(new RequestError(text, envelope.code, response.status, envelope.data));
+  toastError(text, requestId);
+  return Promise.reject(new RequestError(text, envelope.code, response.status, envelope.data, requestId));
 }
 
 /** A file download's error answer arrives as a Blob: read its envelope so its msg is shown. */
@@ -251,8 +268,9 @@ function onError(error: unknown) {
     return Promise.reject(new RequestError(serverText ?? messages.tokenExpired, 424, status));
   }
   const text = serverText ?? transportText(error);
-  toastError(text);
-  return Promise.reject(new RequestError(text, code, status, body?.data));
+  const requestId = requestIdOf(error.response);
+  toastError(text, requestId);
+  return Promise.reject(new RequestError(text, code, status, body?.data, requestId));
 }
 
 /** Whether the session now holds another access token than the one `config` was sent with. */

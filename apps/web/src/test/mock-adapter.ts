@@ -8,6 +8,7 @@ import { AxiosError, type AxiosAdapter, type AxiosResponse, type InternalAxiosRe
 export interface Reply {
   status: number;
   data?: unknown;
+  headers?: Record<string, string>;
 }
 
 export type Handler = (config: InternalAxiosRequestConfig) => Reply | Promise<Reply>;
@@ -21,7 +22,7 @@ export function mockAdapter(handler: Handler): AxiosAdapter & { calls: InternalA
       data: reply.data,
       status: reply.status,
       statusText: String(reply.status),
-      headers: {},
+      headers: reply.headers ?? {},
       config,
       request: {},
     };

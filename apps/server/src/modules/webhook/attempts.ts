@@ -15,6 +15,7 @@ import {
 } from '@cowork/contract/resources/webhook';
 import { rowsOf, type Database } from '../../db/client.ts';
 import { postOutbound, type OutboundAnswer } from '../../lib/outbound.ts';
+import type { WebhookMetrics } from '../../lib/metrics.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { recordSoon, type Result } from './results.ts';
 import { robotAccepted, robotRequest } from './robots.ts';
@@ -38,6 +39,8 @@ export interface WorkerSettings {
   allowPrivate: boolean;
   /** The console's address, for the links in robot messages. */
   consoleUrl: string;
+  /** Each attempt's duration and outcome, for /metrics (lib/metrics.ts). */
+  metrics?: WebhookMetrics;
 }
 
 /** What the worker's steps share: its settings, and the state of this instance's attempts. */
@@ -252,6 +255,7 @@ async function outcomeOf(ctx: WorkerContext, row: Claimed): Promise<Outcome> {
 async function attempt(ctx: WorkerContext, row: Claimed) {
   const startedAt = new Date();
   const outcome = await outcomeOf(ctx, row);
+  ctx.metrics?.attempt(row.endpointId, outcome.delivered, outcome.durationMs / 1000);
   // Stopping: the lease runs out and the attempt is made again, by this instance's successor or another.
   if (ctx.stopped) return;
   await new Promise<void>((done) => recordSoon(ctx, { row, startedAt, outcome, done }));

@@ -518,6 +518,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     log: app.log,
     allowPrivate: app.config.webhookAllowPrivate,
     consoleUrl: app.config.publicUrl,
+    metrics: app.metrics.webhook,
   });
   app.addHook('onReady', () => worker.start());
   app.addHook('onClose', () => worker.stop());
