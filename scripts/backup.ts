@@ -128,7 +128,11 @@ async function publish(partial: string, target: string) {
     // A link fails when the name was taken meanwhile, where a rename would replace the file.
     await fs.link(partial, target);
   } catch (error) {
-    if (!(error instanceof Error && 'code' in error && ['EPERM', 'ENOTSUP', 'EXDEV'].includes(String(error.code))))
+    if (!(
+      error instanceof Error &&
+      'code' in error &&
+      ['EPERM', 'ENOTSUP', 'EXDEV'].includes(String(error.code))
+    ))
       throw error;
     // A file system without hard links.
     await fs.rename(partial, target);
@@ -163,7 +167,12 @@ async function main() {
       : await copyPglite(config.dataDir, databaseFile);
     const uploadsFolder = path.join(config.dataDir, UPLOADS_ENTRY);
     const withUploads = config.storage.kind === 'local';
-    const manifest = manifestOf({ engine, version: copy.version, migratedAt: copy.migratedAt, uploads: withUploads });
+    const manifest = manifestOf({
+      engine,
+      version: copy.version,
+      migratedAt: copy.migratedAt,
+      uploads: withUploads,
+    });
     await fs.writeFile(path.join(staging, MANIFEST_ENTRY), `${JSON.stringify(manifest, null, 2)}\n`);
     // Readable by its owner only: it holds password hashes, and the sealed device secrets.
     await create({ file: partial, cwd: staging, portable: true, mode: 0o600 }, [MANIFEST_ENTRY, 'database']);

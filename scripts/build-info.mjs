@@ -21,4 +21,6 @@ writeFileSync(
   new URL('../apps/server/dist/build-info.json', import.meta.url),
   `${JSON.stringify(commit ? { commit } : {})}\n`,
 );
-console.log(commit ? `Server built from commit ${commit}.` : 'Server built outside a git checkout: no commit recorded.');
+console.log(
+  commit ? `Server built from commit ${commit}.` : 'Server built outside a git checkout: no commit recorded.',
+);

@@ -131,7 +131,10 @@ async function checkRestored(db: Pick<Executor, 'execute'>, manifest: Manifest, 
     throw new Error(
       `the restored database's last migration (${migratedAt}) is not the backup's (${manifest.migratedAt})`,
     );
-  const [device] = await rowsOf<{ secret: string }>(db, sql`select secret from devices order by id desc limit 1`);
+  const [device] = await rowsOf<{ secret: string }>(
+    db,
+    sql`select secret from devices order by id desc limit 1`,
+  );
   if (!device) return 'no door device in the backup: no key to check';
   const keyFile = path.join(config.dataDir, SECRET_KEY_FILE);
   let key = config.secretKey;
@@ -185,7 +188,10 @@ async function restoreDatabase(dump: string, manifest: Manifest, config: Config)
 
 /** Only regular files and folders below the named entries come out of a backup. */
 const plainEntry = (entry: unknown) =>
-  typeof entry === 'object' && entry !== null && 'type' in entry && ['File', 'Directory'].includes(String(entry.type));
+  typeof entry === 'object' &&
+  entry !== null &&
+  'type' in entry &&
+  ['File', 'Directory'].includes(String(entry.type));
 
 async function main() {
   const { values, positionals } = parseArgs({
@@ -214,12 +220,17 @@ async function main() {
       filter: (name, entry) =>
         plainEntry(entry) &&
         (name === MANIFEST_ENTRY || name.startsWith('database/') || name.startsWith(`${UPLOADS_ENTRY}/`)),
-      onReadEntry: (entry) => void (entry.type === 'File' && entry.path.startsWith(`${UPLOADS_ENTRY}/`) && files++),
+      onReadEntry: (entry) =>
+        void (entry.type === 'File' && entry.path.startsWith(`${UPLOADS_ENTRY}/`) && files++),
     });
     const manifestText = await fs.readFile(path.join(staging, MANIFEST_ENTRY), 'utf8').catch(() => '');
     const manifest = parseManifest(manifestText, file);
     await checkManifest(manifest, config, file);
-    const keyNote = await restoreDatabase(path.join(staging, DATABASE_ENTRIES[manifest.engine]), manifest, config);
+    const keyNote = await restoreDatabase(
+      path.join(staging, DATABASE_ENTRIES[manifest.engine]),
+      manifest,
+      config,
+    );
     if (manifest.uploads && files > 0)
       await fs.rename(path.join(staging, UPLOADS_ENTRY), path.join(config.dataDir, UPLOADS_ENTRY));
     console.log(

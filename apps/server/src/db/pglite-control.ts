@@ -80,7 +80,7 @@ function readLine(socket: net.Socket): Promise<string> {
     };
     const onEnd = () => done(new Error('the other process closed the connection without answering'));
     const onReadable = () => {
-      for (let chunk: Buffer | null; (chunk = socket.read() as Buffer | null) !== null; ) {
+      for (let chunk: Buffer | null; (chunk = socket.read() as Buffer | null) !== null;) {
         buffered = Buffer.concat([buffered, chunk]);
         const end = buffered.indexOf(10);
         if (end >= 0) {
@@ -143,7 +143,9 @@ export async function claimDataDir(dataDir: string, role: HolderRole): Promise<D
       socket.setTimeout(0);
       if (request.want !== 'snapshot' || !served?.snapshot) {
         const message =
-          role === 'server' ? 'the server is still starting: try again in a few seconds' : `${HOLDER_NAMES[role]} holds the database`;
+          role === 'server'
+            ? 'the server is still starting: try again in a few seconds'
+            : `${HOLDER_NAMES[role]} holds the database`;
         reply({ ok: request.want === 'who', message });
         return void socket.end();
       }
@@ -198,7 +200,11 @@ export async function requestSnapshot(dataDir: string): Promise<ServedSnapshot |
   if (!held) return undefined;
   const { answer, socket } = held;
   if (answer.ok)
-    return { data: socket, version: answer.version ?? { version: 'unknown' }, migratedAt: answer.migratedAt ?? null };
+    return {
+      data: socket,
+      version: answer.version ?? { version: 'unknown' },
+      migratedAt: answer.migratedAt ?? null,
+    };
   socket.destroy();
   if (answer.role !== 'server') throw new DataDirBusyError(answer.role, answer.pid, dataDir);
   throw new Error(`the running server (process ${answer.pid}) gave no snapshot: ${answer.message}`);

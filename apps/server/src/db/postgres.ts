@@ -45,7 +45,10 @@ export function postgresHandle(pool: pg.Pool): DbHandle {
     // The preparation runs on the pool while the lock's connection waits: the next instance starts
     // once the first administrator (or the demo) is there, and finds it.
     startUp: (prepare) =>
-      underMigrationLock(async (client) => ({ migrations: await migrateOn(client), prepared: await prepare() })),
+      underMigrationLock(async (client) => ({
+        migrations: await migrateOn(client),
+        prepared: await prepare(),
+      })),
     close: () => pool.end(),
   };
 }
