@@ -18,14 +18,18 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream } from 'node:stream/web';
 import { createGzip } from 'node:zlib';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { create, replace } from 'tar';
 import { lastMigrationAt } from '../apps/server/src/db/client.ts';
 import { openPglite } from '../apps/server/src/db/pglite.ts';
-import { claimDataDir, DataDirBusyError, requestSnapshot } from '../apps/server/src/db/pglite-control.ts';
+import {
+  blobChunks,
+  claimDataDir,
+  DataDirBusyError,
+  requestSnapshot,
+} from '../apps/server/src/db/pglite-control.ts';
 import { SECRET_KEY_FILE } from '../apps/server/src/lib/secret-box.ts';
 import { runningVersion, type RunningVersion } from '../apps/server/src/lib/version.ts';
 import {
@@ -94,11 +98,7 @@ async function copyPglite(dataDir: string, file: string): Promise<DatabaseCopy> 
     try {
       const migratedAt = await lastMigrationAt(handle.db);
       const tar = await handle.snapshot!();
-      await pipeline(
-        Readable.fromWeb(tar.stream() as ReadableStream),
-        createGzip(),
-        createWriteStream(file, { mode: 0o600 }),
-      );
+      await pipeline(Readable.from(blobChunks(tar)), createGzip(), createWriteStream(file, { mode: 0o600 }));
       return { from: 'the stopped database', version: runningVersion, migratedAt };
     } finally {
       await handle.close();

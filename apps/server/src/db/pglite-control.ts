@@ -9,7 +9,8 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { textOf } from '../lib/unknown.ts';
+import { z } from 'zod';
+import { propertyOf, textOf } from '../lib/unknown.ts';
 import { runningVersion, type RunningVersion } from '../lib/version.ts';
 import { lastMigrationAt, type DbHandle } from './client.ts';
 
@@ -18,15 +19,16 @@ export const PGLITE_SOCKET = 'pglite.sock';
 export type HolderRole = 'server' | 'backup' | 'restore';
 
 /** What the holder answers first: itself, and whether the bytes of a snapshot follow. */
-interface Answer {
-  role: HolderRole;
-  pid: number;
-  ok: boolean;
-  message?: string;
+const answerSchema = z.object({
+  role: z.enum(['server', 'backup', 'restore']),
+  pid: z.number().int(),
+  ok: z.boolean(),
+  message: z.string().optional(),
   /** With a snapshot: the version of the server, and the last migration its database holds. */
-  version?: RunningVersion;
-  migratedAt?: number | null;
-}
+  version: z.object({ version: z.string(), commit: z.string().optional() }).optional(),
+  migratedAt: z.number().nullable().optional(),
+});
+type Answer = z.infer<typeof answerSchema>;
 
 /** A snapshot from the running server: the data directory as a tar, and what it holds. */
 export interface ServedSnapshot {
@@ -67,6 +69,13 @@ export interface DataDirClaim {
   /** Answers snapshot requests from now on (the server, once its database is open). */
   serve(handle: Pick<DbHandle, 'db' | 'snapshot'>): void;
   release(): Promise<void>;
+}
+
+/** A snapshot's bytes for a Node stream, a megabyte at a time (PGlite answers a Blob). */
+export async function* blobChunks(blob: Blob): AsyncGenerator<Buffer> {
+  const size = 1024 * 1024;
+  for (let at = 0; at < blob.size; at += size)
+    yield Buffer.from(await blob.slice(at, at + size).arrayBuffer());
 }
 
 /** Reads one line (at most LINE_MAX bytes) from the socket; the rest stays readable. */
@@ -116,7 +125,7 @@ async function ask(dataDir: string, want: 'who' | 'snapshot') {
   }
   socket.write(`${JSON.stringify({ want })}\n`);
   try {
-    const answer = JSON.parse(await readLine(socket)) as Answer;
+    const answer = answerSchema.parse(JSON.parse(await readLine(socket)));
     return { answer, socket };
   } catch (error) {
     socket.destroy();
@@ -139,21 +148,21 @@ export async function claimDataDir(dataDir: string, role: HolderRole): Promise<D
     const reply = (fields: Omit<Answer, 'role' | 'pid'>) =>
       socket.write(`${JSON.stringify({ role, pid: process.pid, ...fields })}\n`);
     try {
-      const request = JSON.parse(await readLine(socket)) as { want?: unknown };
+      const want = propertyOf(JSON.parse(await readLine(socket)), 'want');
       socket.setTimeout(0);
-      if (request.want !== 'snapshot' || !served?.snapshot) {
+      if (want !== 'snapshot' || !served?.snapshot) {
         const message =
           role === 'server'
             ? 'the server is still starting: try again in a few seconds'
             : `${HOLDER_NAMES[role]} holds the database`;
-        reply({ ok: request.want === 'who', message });
+        reply({ ok: want === 'who', message });
         return void socket.end();
       }
       // Read first: a migration runs only at a start, never while this server serves.
       const migratedAt = await lastMigrationAt(served.db);
       const blob = await served.snapshot();
       reply({ ok: true, version: runningVersion, migratedAt });
-      Readable.fromWeb(blob.stream() as import('node:stream/web').ReadableStream).pipe(socket);
+      Readable.from(blobChunks(blob)).pipe(socket);
     } catch (error) {
       reply({ ok: false, message: error instanceof Error ? error.message : String(error) });
       socket.end();
