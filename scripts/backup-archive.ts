@@ -147,7 +147,7 @@ export async function runPgTool(tool: 'pg_dump' | 'pg_restore', args: string[], 
 /** Runs a command's main, printing a BackupError (or any error) as one message and exiting 1. */
 export function runCommand(name: string, main: () => Promise<void>) {
   main().then(
-    () => process.exit(0),
+    () => process.exit(process.exitCode ?? 0),
     (error: unknown) => {
       const text =
         error instanceof BackupError

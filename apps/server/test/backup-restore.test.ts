@@ -211,6 +211,19 @@ describe.each(engines)('backup and restore on %s', (engine) => {
     }
   }, 300_000);
 
+  test.runIf(engine === 'postgres')('without pg_dump, it says to install postgresql-client', async () => {
+    const database = await emptyPostgres('nodump');
+    drops.push(() => database.drop());
+    const env = { DATABASE_URL: database.url, DATA_DIR: path.join(scratch, 'nodump'), PATH: '/nonexistent' };
+    const backup = await runScript('backup', [path.join(scratch, 'nodump-backups')], env);
+    expect(backup.code).toBe(1);
+    expect(backup.output).toContain(
+      '找不到 pg_dump：请先安装 PostgreSQL 客户端（Debian/Ubuntu：sudo apt-get install postgresql-client',
+    );
+    expect(backup.output).toContain('pg_dump was not found: install the PostgreSQL client');
+    expect(await fs.readdir(path.join(scratch, 'nodump-backups'))).toEqual([]);
+  });
+
   test.runIf(engine === 'pglite')(
     'a backup of the stopped database restores row for row',
     async () => {

@@ -13,7 +13,6 @@ import { ADMIN_CLIENT_ID, ADMIN_CLIENT_SECRET, endpoints } from '@cowork/contrac
 import { freePort } from './mosquitto-server.ts';
 
 export const repo = fileURLToPath(new URL('../../../', import.meta.url));
-const tsx = path.join(repo, 'node_modules/.bin/tsx');
 
 /** Variables of this process a child must not inherit: each test says its own. */
 const OWN =
@@ -28,8 +27,9 @@ interface Child {
   exited: Promise<number | null>;
 }
 
+/** Node with tsx's loader, as `npm run` runs these scripts (node by its path: PATH may be the test's). */
 function run(args: string[], env: Record<string, string>): Child {
-  const child = spawn(tsx, args, {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: repo,
     detached: true,
     env: { ...inherited(), LOG_LEVEL: 'info', ...env },
