@@ -7,10 +7,12 @@ import { defineConfig } from 'vitest/config';
 /**
  * Files whose subject never reaches the database engine (the broker's socket limits, the body and
  * upload streams, the spreadsheet parser's bombs, proxy addresses, the device CLI, start-up in
- * production, which makes its own PostgreSQL database): they run once, on PGlite, and the
- * PostgreSQL pass spends its time on what does differ between the engines.
+ * production, instances starting together and backups, which make their own PostgreSQL databases):
+ * they run once, on PGlite, and the PostgreSQL pass spends its time on what does differ between the
+ * engines.
  */
 const engineIndependent = [
+  'apps/server/test/backup-restore.test.ts',
   'apps/server/test/broker-check.test.ts',
   'apps/server/test/broker-limits.test.ts',
   'apps/server/test/device-cli.test.ts',
@@ -19,6 +21,7 @@ const engineIndependent = [
   'apps/server/test/production-start.test.ts',
   'apps/server/test/robots.test.ts',
   'apps/server/test/serializer.test.ts',
+  'apps/server/test/start-lock.test.ts',
   'apps/server/test/security/excel-bomb.test.ts',
   'apps/server/test/security/proxy.test.ts',
   'apps/server/test/security/slow-body.test.ts',

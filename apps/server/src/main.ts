@@ -5,18 +5,26 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type DbHandle } from './db/client.ts';
+import { claimDataDir, DataDirBusyError } from './db/pglite-control.ts';
 import { startDemoDevices } from './device-link/demo.ts';
+import { versionLabel, runningVersion } from './lib/version.ts';
 import { demoSignIns } from './seed/demo.ts';
 import { checkSecretKey, prepareData, StartupError } from './seed/prepare.ts';
 
 async function main() {
   const config = loadConfig();
+  // The embedded database's files are this process's alone while it runs; backups ask it for a copy.
+  const pgliteClaim = config.databaseUrl ? undefined : await claimDataDir(config.dataDir, 'server');
   const handle: DbHandle = await openDatabase(config);
   try {
-    const migrations = await handle.migrate();
-    const prepared = await prepareData(handle.db, config);
+    const { migrations, prepared } = await handle.startUp(() => prepareData(handle.db, config));
     const app = await buildApp({ config, db: handle.db });
     for (const name of migrations) app.log.info({ migration: name }, `migration applied: ${name}`);
+    pgliteClaim?.serve(handle);
+    if (pgliteClaim?.problem)
+      app.log.warn(
+        `npm run backup cannot copy the embedded database while this server runs (${pgliteClaim.problem}): stop the server to back it up`,
+      );
     // Before listening: an instance with another key would fail every device command.
     await checkSecretKey(handle.db, app.devices.box);
     if (prepared.seededDemo) app.log.info('demo data loaded into the empty database');
@@ -42,6 +50,7 @@ async function main() {
         await app.close();
       } finally {
         await handle.close();
+        await pgliteClaim?.release();
       }
       process.exit(0);
     };
@@ -52,7 +61,7 @@ async function main() {
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     const lines = [
       '',
-      `cowork-admin is running at http://${shownHost}:${config.port}`,
+      `cowork-admin ${versionLabel} is running at http://${shownHost}:${config.port}`,
       `API docs: http://${shownHost}:${config.port}/api/docs${config.apiDocsPublic ? '' : ' (signed-in staff only; API_DOCS=public opens them to anyone)'}`,
       `Database: ${handle.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
     ];
@@ -82,15 +91,17 @@ async function main() {
     if (config.nodeEnv !== 'production') {
       lines.push('Demo sign-ins:', ...demoSignIns.map((s) => `  ${s.username} / ${s.password}  (${s.role})`));
     }
+    app.log.info({ ...runningVersion, port: config.port }, `cowork-admin ${versionLabel} started`);
     console.log(lines.join('\n') + '\n');
   } catch (err) {
     await handle.close().catch(() => undefined);
+    await pgliteClaim?.release();
     throw err;
   }
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof StartupError) {
+  if (err instanceof ConfigError || err instanceof StartupError || err instanceof DataDirBusyError) {
     console.error(`cowork-admin cannot start: ${err.message}`);
   } else {
     console.error('cowork-admin cannot start:', err);

@@ -46,7 +46,9 @@ describe('probes', () => {
   test('health is open and live', async () => {
     const res = await t.app.inject({ url: endpoints.health });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ code: 200, msg: messages.ok, data: { status: 'up', mqtt: 'up' } });
+    // The version of apps/server/package.json; no commit, as the sources (not a build) run here.
+    const { version } = JSON.parse(await fs.readFile(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(res.json()).toEqual({ code: 200, msg: messages.ok, data: { status: 'up', version, mqtt: 'up' } });
   });
 
   test('ready runs a query on the database', async () => {

@@ -24,6 +24,18 @@ export interface DbHandle {
   engine: 'pglite' | 'postgres';
   /** Applies pending migrations from apps/server/drizzle; answers the names of those applied, in order. */
   migrate(): Promise<string[]>;
+  /**
+   * What a server does at start: applies pending migrations, then runs `prepare` (its data
+   * preparation), both before any other instance may. On PostgreSQL they run under one advisory
+   * lock, so instances starting together on one database migrate once and create the first
+   * administrator (or the demo) once, one after another.
+   */
+  startUp<T>(prepare: () => Promise<T>): Promise<{ migrations: string[]; prepared: T }>;
+  /**
+   * PGlite only: a consistent copy of the data directory (a tar), taken while no transaction is open
+   * and none may start, after a checkpoint (`npm run backup` asks the running server for it).
+   */
+  snapshot?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -38,26 +50,40 @@ export async function migrateNamed(
   db: Pick<Executor, 'execute'>,
   run: () => Promise<void>,
 ): Promise<string[]> {
+  const lastAt = (await lastMigrationAt(db)) ?? -1;
+  const pending = (await migrationJournal()).filter((e) => e.when > lastAt).map((e) => e.tag);
+  await run();
+  return pending;
+}
+
+/**
+ * The journal time of the last migration the database holds (drizzle.__drizzle_migrations), or
+ * null for a database never migrated. A backup records it, so a restore can refuse a database
+ * newer than its code.
+ */
+export async function lastMigrationAt(db: Pick<Executor, 'execute'>): Promise<number | null> {
   const [{ found }] = await rowsOf<{ found: string | null }>(
     db,
     sql`select to_regclass('drizzle.__drizzle_migrations')::text as found`,
   );
-  const [last] = found
-    ? await rowsOf<{ at: string | number | null }>(
-        db,
-        sql`select max(created_at) as at from drizzle.__drizzle_migrations`,
-      )
-    : [];
-  const lastAt = Number(last?.at ?? -1);
+  if (!found) return null;
+  const [last] = await rowsOf<{ at: string | number | null }>(
+    db,
+    sql`select max(created_at) as at from drizzle.__drizzle_migrations`,
+  );
+  return last?.at === null || last?.at === undefined ? null : Number(last.at);
+}
+
+/** This code's migrations, in order: each one's tag (`0027_business_calendar`) and journal time. */
+export async function migrationJournal(): Promise<{ tag: string; when: number }[]> {
   const journal: unknown = JSON.parse(
     await readFile(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8'),
   );
   const entries = propertyOf(journal, 'entries');
-  const pending = (Array.isArray(entries) ? entries : [])
-    .filter((e) => Number(propertyOf(e, 'when')) > lastAt)
-    .map((e) => String(propertyOf(e, 'tag')));
-  await run();
-  return pending;
+  return (Array.isArray(entries) ? entries : []).map((e) => ({
+    tag: String(propertyOf(e, 'tag')),
+    when: Number(propertyOf(e, 'when')),
+  }));
 }
 
 /**

@@ -14,10 +14,21 @@ export function pgliteHandle(client: PGlite): DbHandle {
   const observation = observeStatements(client);
   const db = drizzlePglite({ client, schema });
   observation.attach(db);
+  const migrate = () => migrateNamed(db, () => migratePglite(db, { migrationsFolder }));
   return {
     db,
     engine: 'pglite',
-    migrate: () => migrateNamed(db, () => migratePglite(db, { migrationsFolder })),
+    migrate,
+    // One process holds a PGlite data directory (db/pglite-control.ts): no other instance to wait for.
+    startUp: async (prepare) => ({ migrations: await migrate(), prepared: await prepare() }),
+    // PGlite runs one transaction at a time and every statement of the server goes through one; inside
+    // this one (read-only, no transaction id) nothing else runs. The checkpoint writes every change to
+    // the files, so the copy opens without replaying the log.
+    snapshot: () =>
+      client.transaction(async (tx) => {
+        await tx.exec('CHECKPOINT');
+        return client.dumpDataDir('none');
+      }),
     close: () => client.close(),
   };
 }

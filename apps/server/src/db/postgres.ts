@@ -1,7 +1,7 @@
 /**
  * PostgreSQL through node-postgres (DATABASE_URL): a pool whose every wait is bounded, statements
- * prepared by their text, and migrations under an advisory lock. db/client.ts loads it only when
- * DATABASE_URL is set.
+ * prepared by their text, and migrations (with the start's data preparation) under an advisory lock.
+ * db/client.ts loads it only when DATABASE_URL is set.
  */
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -10,7 +10,7 @@ import { migrateNamed, migrationsFolder, type DbHandle } from './client.ts';
 import { queryObservation } from './observe.ts';
 import * as schema from './schema.ts';
 
-/** Arbitrary constant: one migrating instance at a time when several start on one PostgreSQL. */
+/** Arbitrary constant: one instance migrating at a time when several start on one PostgreSQL. */
 const MIGRATION_LOCK_KEY = 827_314_001;
 
 export function postgresHandle(pool: pg.Pool): DbHandle {
@@ -33,28 +33,37 @@ export function postgresHandle(pool: pg.Pool): DbHandle {
   );
   const db = drizzlePg({ client: pool, schema });
   observation.attach(db);
+  /**
+   * Runs `run` holding the migration lock, on a connection of its own without the statement
+   * timeouts that keep requests short: migrations, and waiting for another instance's, may take long.
+   */
+  async function underMigrationLock<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+    const client = new pg.Client({ ...pool.options, statement_timeout: undefined, query_timeout: undefined });
+    await client.connect();
+    try {
+      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      return await run(client);
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+      await client.end();
+    }
+  }
+  // Read under the lock: another instance may have applied some while this one waited.
+  const migrateOn = (client: pg.Client) => {
+    const migrating = drizzlePg({ client, schema });
+    return migrateNamed(migrating, () => migratePg(migrating, { migrationsFolder }));
+  };
   return {
     db,
     engine: 'postgres',
-    async migrate() {
-      // Migrations, and waiting for another instance's, may take long: their own connection
-      // without the statement timeouts that keep requests short.
-      const client = new pg.Client({
-        ...pool.options,
-        statement_timeout: undefined,
-        query_timeout: undefined,
-      });
-      await client.connect();
-      try {
-        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-        // Read under the lock: another instance may have applied some while this one waited.
-        const migrating = drizzlePg({ client, schema });
-        return await migrateNamed(migrating, () => migratePg(migrating, { migrationsFolder }));
-      } finally {
-        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-        await client.end();
-      }
-    },
+    migrate: () => underMigrationLock(migrateOn),
+    // The preparation runs on the pool while the lock's connection waits: the next instance starts
+    // once the first administrator (or the demo) is there, and finds it.
+    startUp: (prepare) =>
+      underMigrationLock(async (client) => ({
+        migrations: await migrateOn(client),
+        prepared: await prepare(),
+      })),
     close: () => pool.end(),
   };
 }

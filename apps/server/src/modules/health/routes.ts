@@ -5,15 +5,20 @@ import { z } from 'zod';
 import { endpoints } from '@cowork/contract';
 import { databaseOutage } from '../../db/client.ts';
 import { envelope, errorEnvelope, failure, ok } from '../../lib/http.ts';
+import { runningVersion } from '../../lib/version.ts';
 import { outageMessages } from '../../plugins/errors.ts';
 
 const status = z.object({ status: z.string() });
 /**
- * The process is up; `mqtt` says whether the device link is (a taken MQTT_PORT leaves it down).
+ * The process is up, and which version it runs (`version` of apps/server/package.json, and `commit`,
+ * the git commit it was built from when the build recorded it); `mqtt` says whether the device link
+ * is (a taken MQTT_PORT leaves it down).
  * With MQTT_URL, `mqttBroker` is what the start-up check found: `unauthenticated` when clients
  * without a device's credentials got in, and what they could do (devices/broker-check.ts).
  */
 const health = status.extend({
+  version: z.string(),
+  commit: z.string().optional(),
   mqtt: z.enum(['up', 'down']),
   mqttReason: z.string().optional(),
   mqttBroker: z
@@ -28,7 +33,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { public: true },
       schema: {
         tags: ['health'],
-        summary: 'The process is up, and whether the device link (MQTT) is',
+        summary: 'The process is up, the version it runs, and whether the device link (MQTT) is',
         security: [],
         response: { 200: envelope(health) },
       },
@@ -38,6 +43,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       const broker = app.devices.brokerCheck();
       return ok({
         status: 'up',
+        ...runningVersion,
         mqtt: link.up ? 'up' : 'down',
         ...(link.up ? {} : { mqttReason: link.reason }),
         ...(broker ? { mqttBroker: broker } : {}),
