@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { App, Form, Input, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { formatYuan, resourcePermissions, type Field, optionLabel } from '@cowork/contract';
-import { company, companyEndpoints, type CompanyOption } from '@cowork/contract/resources/company';
+import { formatYuan, type Field, optionLabel } from '@cowork/contract';
+import { companyEndpoints, type CompanyOption } from '@cowork/contract/resources/company';
 import {
   invoicePaths,
   TAX_NO_PATTERN,
@@ -12,7 +12,6 @@ import {
   type InvoiceResource,
 } from '@cowork/contract/resources/invoice';
 import { orderKindOptions } from '@cowork/contract/resources/order';
-import { usePermission } from '../PermissionGate.tsx';
 import { FieldInput, schemaRule } from '../resource/field-input.tsx';
 import { EditDrawer } from '../resource/page-parts.tsx';
 import { useKeptForm } from '../../lib/use-kept-form.ts';
@@ -93,7 +92,6 @@ export function SaveDrawer({
   onReopen: () => void;
 }) {
   const { message } = App.useApp();
-  const { can } = usePermission();
   const paths = invoicePaths(resource);
   const [form] = Form.useForm();
   const prefill = (picked: CompanyOption) => {
@@ -186,8 +184,7 @@ export function SaveDrawer({
             }
           />
         </Form.Item>
-        {/* The company list is the 企业 screen's: offered to staff who may see it. */}
-        {can([resourcePermissions(company).view]) && <CompanyPrefill onPick={prefill} />}
+        <CompanyPrefill onPick={prefill} />
         <FieldItem resource={resource} name="titleType" />
         <FieldItem resource={resource} name="title" />
         {titleType === 'company' && (
