@@ -103,7 +103,9 @@ export function AccessGroups({ companyId }: { companyId?: number }) {
               <Tag color="green">启用</Tag>
             ),
         }}
-        hiddenFields={companyId === undefined ? [] : ['companyName']}
+        // The company is its reference (a select to search by, its name in the list); the copy of
+        // its name kept for older API answers is not shown twice.
+        hiddenFields={['companyName']}
         rowActions={(record) => (
           <Button type="link" size="small" onClick={() => setManaging(groupOf(record))}>
             成员与设备

@@ -46,7 +46,9 @@ export function CompanyCards({ companyId }: { companyId?: number }) {
         resource={companyCard}
         inAddress={companyId === undefined}
         fixedFilters={companyId === undefined ? {} : { companyId: String(companyId) }}
-        hiddenFields={companyId === undefined ? [] : ['companyName']}
+        // The company is its reference (a select to search by, its name in the list); the copy of
+        // its name kept for older API answers is not shown twice.
+        hiddenFields={['companyName']}
         inputs={{
           departments: <DepartmentSelect fixedCompanyId={companyId} />,
           memberPhones: <StaffPhoneSelect fixedCompanyId={companyId} />,
