@@ -253,6 +253,10 @@ export const companyMessages = {
   alreadyLeft: (name: string) => `${name}已经离职，无需再次办理`,
   leftBeforeJoined: (name: string) => `${name}的离职日期早于入职日期，请重新选择`,
   memberDisabled: (phone: string) => `会员 ${phone} 已停用，请先在“会员”中启用后再加入企业`,
+  /** Choosing for a group someone who has left the company. */
+  hasLeft: (name: string, companyName: string) =>
+    `${name}已从企业“${companyName}”离职；如需再次加入，请先在该企业的员工列表中重新添加`,
+  phoneTaken: (phone: string) => `手机号 ${phone} 已在本企业员工列表中，请勿重复添加`,
   /** A person added again after leaving comes back (在职). */
   rejoined: (name: string) => `${name}已重新入职`,
   added: (name: string, groups: number) =>
