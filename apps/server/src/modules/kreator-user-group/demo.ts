@@ -39,16 +39,14 @@ export default async function seedKreatorGroups(tx: Executor) {
       .from(companyStaff)
       .where(eq(companyStaff.companyId, company.id))
       .orderBy(asc(companyStaff.id));
-    await tx
-      .insert(kreatorUsers)
-      .values(
-        staff.map((s) => ({
-          groupId: group.id,
-          staffId: s.id,
-          memberId: s.memberId,
-          name: s.name,
-          phone: s.phone,
-        })),
-      );
+    await tx.insert(kreatorUsers).values(
+      staff.map((s) => ({
+        groupId: group.id,
+        staffId: s.id,
+        memberId: s.memberId,
+        name: s.name,
+        phone: s.phone,
+      })),
+    );
   }
 }
