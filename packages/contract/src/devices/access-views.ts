@@ -102,3 +102,7 @@ export const accessViewEndpoints = {
   /** GET `?id` (the member) → MemberDoorRow[], by building, space and device. */
   memberDoorList: `${prefixes.user}/user/door-list`,
 } as const;
+
+export const accessViewMessages = {
+  memberNotFound: '该会员不存在，请刷新会员列表后重试',
+} as const;

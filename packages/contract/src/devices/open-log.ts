@@ -68,7 +68,7 @@ export const openLogQuery = z.object({
     .optional(),
   /**
    * A member by what staff know: a name (the staff list's, real name or nickname), a phone (prefix
-   * or whole) or a company's name; the events of the members it finds (at most 200 of them).
+   * or whole) or a company's name; the events of the members it finds.
    */
   keyword: z.string().trim().max(50, '关键词最多 50 个字符').optional(),
   method: z.enum(openMethods, { error: '开门方式不正确' }).optional(),
