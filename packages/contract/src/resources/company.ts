@@ -104,9 +104,10 @@ export const company = defineResource({
       sortable: true,
       help: '到期后企业门禁组不能再开门；不填则不限',
     }),
-    status: field.enumeration('状态', companyStatusOptions, {
-      help: '停用后该企业的门禁组立即不能开门',
-    }),
+    status: {
+      ...field.enumeration('状态', companyStatusOptions, { help: '停用后该企业的门禁组立即不能开门' }),
+      schema: z.enum(valuesOf(companyStatusOptions), { error: '请选择状态' }).default('enabled'),
+    },
     invoiceTitle: { ...field.text('发票抬头', { max: 100, optional: true }), list: false },
     taxNo: {
       ...field.text('税号', { max: 20, optional: true }),

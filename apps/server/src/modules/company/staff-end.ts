@@ -75,8 +75,8 @@ export async function endStaff(
         action: 'edit',
         resource: companyCard.key,
         resourceId: card.id,
-        before: { memberPhones: card.memberPhones },
-        after: { memberPhones },
+        before: { companyId, memberPhones: card.memberPhones },
+        after: { companyId, memberPhones },
       });
     }
   }
