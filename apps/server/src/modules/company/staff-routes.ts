@@ -31,6 +31,7 @@ import {
   companyStaff as staffTable,
   kreatorUserGroups,
   kreatorUsers,
+  type members,
 } from '../../db/schema.ts';
 import { audit, auditMany } from '../../lib/audit.ts';
 import { crudModule, exportRoute, type ValuesOf, type WriteContext } from '../../lib/crud.ts';
@@ -41,7 +42,7 @@ import { withIsoTimes } from '../../lib/time.ts';
 import { staffActor } from '../../device-link/actors.ts';
 import {
   groupPeople,
-  recordMemberCreated,
+  recordMembersCreated,
   recordPeopleChanges,
 } from '../kreator-user-group/webhook-events.ts';
 import { findCompany, lockCompany, memberOfPhone, type Company, type Staff } from './staff.ts';
@@ -82,6 +83,13 @@ const listGroups = async (tx: Executor, companyId: number) =>
 
 type StaffValues = ValuesOf<typeof staffTable, (typeof companyStaff)['fields']>;
 
+/** Members a transaction made for new staff: member.created is recorded for them all at once. */
+const createdIn = new WeakMap<Executor, (typeof members.$inferSelect)[]>();
+const recordCreated = async (tx: Executor) => {
+  await recordMembersCreated(tx, createdIn.get(tx) ?? []);
+  createdIn.delete(tx);
+};
+
 /** The company a transaction locked, so an import's rows do not read it again one by one. */
 const lockedIn = new WeakMap<Executor, Company>();
 
@@ -95,9 +103,9 @@ async function prepareNew(values: StaffValues, { tx }: Pick<WriteContext, 'tx'>)
     lockedIn.set(tx, company);
   }
   if (typeof values.phone !== 'string' || typeof values.name !== 'string') return values;
-  const memberId = await memberOfPhone(tx, values.phone, values.name, company.name, (member) =>
-    recordMemberCreated(tx, member),
-  );
+  const memberId = await memberOfPhone(tx, values.phone, values.name, company.name, (member) => {
+    createdIn.set(tx, [...(createdIn.get(tx) ?? []), member]);
+  });
   return { ...values, memberId, joinedAt: values.joinedAt ?? new Date() };
 }
 
@@ -158,6 +166,7 @@ export const companyStaffRoutes: FastifyPluginAsyncZod = async (app) => {
       const { row, groupIds } = await app.db.transaction(async (tx) => {
         const { body } = request;
         const values = await prepareNew({ ...body, joinedAt: body.joinedAt ?? undefined }, { tx });
+        await recordCreated(tx);
         const by = request.user?.id ?? null;
         const [found] = await tx
           .select()
@@ -349,6 +358,7 @@ export const companyStaffRoutes: FastifyPluginAsyncZod = async (app) => {
         lockedIn.set(tx, await lockCompany(tx, Number(fixed.companyId)));
       },
       afterRows: async (records, { tx }) => {
+        await recordCreated(tx);
         await staffJoined(
           tx,
           records.map((r) => r.id),

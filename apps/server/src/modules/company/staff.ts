@@ -17,17 +17,27 @@ export type Company = typeof companies.$inferSelect;
 export type Staff = typeof companyStaff.$inferSelect;
 type Member = typeof members.$inferSelect;
 
+/** The 企业导入 source's id, per transaction: an import's rows ask for it once. */
+const sourceIn = new WeakMap<Executor, Promise<number | null>>();
+
 /** The 企业导入 source, made on first use (staff may rename it; its code finds it). */
-async function enterpriseSourceId(tx: Executor): Promise<number | null> {
-  await tx
-    .insert(csrSources)
-    .values({ ...ENTERPRISE_SOURCE, sort: 99, published: true })
-    .onConflictDoNothing();
-  const [source] = await tx
-    .select({ id: csrSources.id })
-    .from(csrSources)
-    .where(sql`lower(${csrSources.code}) = ${ENTERPRISE_SOURCE.code}`);
-  return source?.id ?? null;
+function enterpriseSourceId(tx: Executor): Promise<number | null> {
+  let found = sourceIn.get(tx);
+  if (!found) {
+    found = (async () => {
+      await tx
+        .insert(csrSources)
+        .values({ ...ENTERPRISE_SOURCE, sort: 99, published: true })
+        .onConflictDoNothing();
+      const [source] = await tx
+        .select({ id: csrSources.id })
+        .from(csrSources)
+        .where(sql`lower(${csrSources.code}) = ${ENTERPRISE_SOURCE.code}`);
+      return source?.id ?? null;
+    })();
+    sourceIn.set(tx, found);
+  }
+  return found;
 }
 
 /**
@@ -40,21 +50,28 @@ export async function memberOfPhone(
   phone: string,
   name: string,
   companyName: string,
-  created?: (member: Member) => Promise<void>,
+  created?: (member: Member) => Promise<void> | void,
 ): Promise<number> {
-  const find = () =>
-    tx.select({ id: members.id, status: members.status }).from(members).where(eq(members.phone, phone));
-  let [member] = await find();
-  if (!member) {
-    const sourceId = await enterpriseSourceId(tx);
-    const [made] = await tx
-      .insert(members)
-      .values({ phone, nickname: name, realName: name || null, companyName, sourceId })
-      .onConflictDoNothing()
-      .returning();
-    if (made) await created?.(made);
-    [member] = await find();
+  // Made at once when new (one statement a row on import); else the one there is read.
+  const [made] = await tx
+    .insert(members)
+    .values({
+      phone,
+      nickname: name,
+      realName: name || null,
+      companyName,
+      sourceId: await enterpriseSourceId(tx),
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (made) {
+    await created?.(made);
+    return made.id;
   }
+  const [member] = await tx
+    .select({ id: members.id, status: members.status })
+    .from(members)
+    .where(eq(members.phone, phone));
   if (member.status !== 'enabled')
     throw badRequest(fieldInvalid('手机号', companyMessages.memberDisabled(phone)));
   return member.id;

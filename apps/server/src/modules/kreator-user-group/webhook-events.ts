@@ -15,7 +15,7 @@ import {
   type kreatorUsers,
   type members,
 } from '../../db/schema.ts';
-import { recordEvent, recordEvents, type RecordedEvent } from '../../lib/outbox.ts';
+import { recordEvents, type RecordedEvent } from '../../lib/outbox.ts';
 import { groupTakesStaff } from '../../lib/staff-scope.ts';
 import { toIso } from '../../lib/time.ts';
 
@@ -107,19 +107,34 @@ export async function recordGroupMembers(
   await recordEvents(tx, events);
 }
 
-/** member.created for a member a group's phone has just made. */
-export async function recordMemberCreated(tx: Executor, member: typeof members.$inferSelect) {
-  const [source] =
-    member.sourceId === null
-      ? []
-      : await tx.select({ name: csrSources.name }).from(csrSources).where(eq(csrSources.id, member.sourceId));
-  await recordEvent(tx, 'member.created', {
-    memberId: member.id,
-    phone: maskPhone(member.phone),
-    nickname: member.nickname,
-    companyName: member.companyName,
-    sourceId: member.sourceId,
-    sourceName: source?.name ?? null,
-    registeredAt: toIso(member.registeredAt),
-  });
+/** member.created for members a staff list or a group's phone has just made, in one statement. */
+export async function recordMembersCreated(tx: Executor, made: readonly (typeof members.$inferSelect)[]) {
+  if (made.length === 0) return;
+  const sourceIds = [...new Set(made.flatMap((m) => (m.sourceId === null ? [] : [m.sourceId])))];
+  const sources = sourceIds.length
+    ? await tx
+        .select({ id: csrSources.id, name: csrSources.name })
+        .from(csrSources)
+        .where(inArray(csrSources.id, sourceIds))
+    : [];
+  const names = new Map(sources.map((s) => [s.id, s.name]));
+  await recordEvents(
+    tx,
+    made.map((member) => ({
+      type: 'member.created' as const,
+      data: {
+        memberId: member.id,
+        phone: maskPhone(member.phone),
+        nickname: member.nickname,
+        companyName: member.companyName,
+        sourceId: member.sourceId,
+        sourceName: member.sourceId === null ? null : (names.get(member.sourceId) ?? null),
+        registeredAt: toIso(member.registeredAt),
+      },
+    })),
+  );
 }
+
+/** member.created for a member a group's phone has just made. */
+export const recordMemberCreated = (tx: Executor, member: typeof members.$inferSelect) =>
+  recordMembersCreated(tx, [member]);
