@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * Files whose subject never reaches the database engine (the broker's socket limits, the body and
  * upload streams, the spreadsheet parser's bombs, proxy addresses, the device CLI, start-up in
- * production, which makes its own PostgreSQL database): they run once, on PGlite, and the
+ * production, which makes its own PostgreSQL database, a migration run on a PGlite of its own): they run once, on PGlite, and the
  * PostgreSQL pass spends its time on what does differ between the engines.
  */
 const engineIndependent = [
@@ -15,6 +15,7 @@ const engineIndependent = [
   'apps/server/test/broker-limits.test.ts',
   'apps/server/test/device-cli.test.ts',
   'apps/server/test/enumerations.test.ts',
+  'apps/server/test/migration-companies.test.ts',
   'apps/server/test/outbound.test.ts',
   'apps/server/test/production-start.test.ts',
   'apps/server/test/robots.test.ts',

@@ -53,7 +53,7 @@ SELECT DISTINCT ON (lower(n)) n FROM (
   SELECT coalesce(nullif(btrim("company_name"), ''), '未命名企业') AS n FROM "kreator_user_groups"
   UNION ALL
   SELECT coalesce(nullif(btrim("company_name"), ''), '未命名企业') FROM "company_cards"
-) names ORDER BY lower(n), n;--> statement-breakpoint
+) names ORDER BY lower(n), n COLLATE "C";--> statement-breakpoint
 UPDATE "kreator_user_groups" g SET "company_id" = c."id" FROM "companies" c
 WHERE lower(c."name") = lower(coalesce(nullif(btrim(g."company_name"), ''), '未命名企业'));--> statement-breakpoint
 UPDATE "company_cards" k SET "company_id" = c."id" FROM "companies" c
