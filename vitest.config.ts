@@ -7,8 +7,9 @@ import { defineConfig } from 'vitest/config';
 /**
  * Files whose subject never reaches the database engine (the broker's socket limits, the body and
  * upload streams, the spreadsheet parser's bombs, proxy addresses, the device CLI, start-up in
- * production, which makes its own PostgreSQL database, a migration run on a PGlite of its own): they run once, on PGlite, and the
- * PostgreSQL pass spends its time on what does differ between the engines.
+ * production, which makes its own PostgreSQL database, a migration run on a PGlite of its own):
+ * they run once, on PGlite, and the PostgreSQL pass spends its time on what does differ between
+ * the engines.
  */
 const engineIndependent = [
   'apps/server/test/broker-check.test.ts',
