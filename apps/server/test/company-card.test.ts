@@ -301,6 +301,18 @@ describe('bookings paid from it', () => {
       orderNo: first.body.data.orderNo,
       memberPhone: staff[0],
     });
+    // 企业's 订单与发票 lists the bookings paid with its cards.
+    const ofCompany = await call('GET', companyEndpoints.orders, { id: companyId, size: 50 });
+    expect(ofCompany.status, ofCompany.raw).toBe(200);
+    expect(ofCompany.body.data.records).toContainEqual(
+      expect.objectContaining({
+        orderNo: first.body.data.orderNo,
+        cardNo,
+        status: 'refunded',
+        paidFen: 100_00,
+        memberPhone: '175****0001',
+      }),
+    );
     // The refund gave the member's month back too.
     const detail = await call('GET', `${paths.detail}/${id}`);
     expect(detail.body.data.spending).toContainEqual({ phone: staff[0], spentFen: 100_00, leftFen: 100_00 });

@@ -134,7 +134,8 @@ beforeAll(async () => {
   const card = await call('POST', companyCardEndpoints.saveOrUpdate, {
     companyId,
     teamCardId: product.id,
-    balanceFen: 0,
+    // find-list-by-phone lists cards with money left.
+    balanceFen: 100_00,
     staffScope: 'departments',
     departments: ['研发部'],
     validUntil: new Date(Date.now() + 30 * DAY).toISOString(),
@@ -201,6 +202,17 @@ describe('one person', () => {
     expect(link.staffId).toBe(staff.id);
     // One list: the person chosen for the group was already on it, and stays one row.
     expect((await call('GET', paths.page, { companyId, phone: '17600002001' })).body.data.total).toBe(1);
+    const cardsOf = async () =>
+      (await call('GET', companyCardEndpoints.findListByPhone, { phone: '17600002001' })).body.data.map(
+        (c: { cardNo: string }) => c.cardNo,
+      );
+    expect(await cardsOf()).toContain(cardNo);
+    // Another department: the card of 研发部 is no longer theirs; back, it is again.
+    const moved = await call('PUT', paths.edit, { id: staff.id, department: '行政部' });
+    expect(moved.status, moved.raw).toBe(200);
+    expect(await cardsOf()).not.toContain(cardNo);
+    await call('PUT', paths.edit, { id: staff.id, department: '研发部' });
+    expect(await cardsOf()).toContain(cardNo);
     const renamed = await call('PUT', paths.edit, { id: staff.id, name: '王研究' });
     expect(renamed.status, renamed.raw).toBe(200);
     const [person] = await t.db
@@ -338,12 +350,19 @@ describe('the Excel import', () => {
 
   test('5 000 rows: all imported, those of 研发部 reach the door through its group, re-synced once', async () => {
     // A door's access list is one device message (at most 256 KB): its group takes one department.
+    // Webhooks hear who the narrowed group no longer takes.
+    const beforeNarrowing = await mark();
     const narrowed = await call('PUT', resourcePaths(kreatorUserGroup).edit, {
       id: allGroupId,
       staffScope: 'departments',
       departments: ['研发部'],
     });
     expect(narrowed.status, narrowed.raw).toBe(200);
+    const dropped = await eventsSince(beforeNarrowing);
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(dropped.every((e) => e.type === 'enterprise.member.removed' && e.groupId === allGroupId)).toBe(
+      true,
+    );
     await t.app.devices.settled();
     const before = syncs();
     const from = await mark();
