@@ -7,7 +7,8 @@ import {
   resourcePaths,
   type DeviceAccessRow,
 } from '@cowork/contract';
-import { company } from '@cowork/contract/resources/company';
+import { auditResourceLabel } from '@cowork/contract/resources/audit-vocabulary';
+import { company, companyStaff } from '@cowork/contract/resources/company';
 import { companyCardEndpoints } from '@cowork/contract/resources/company-card';
 import { space } from '@cowork/contract/resources/space';
 import { teamCard } from '@cowork/contract/resources/team-card';
@@ -254,6 +255,7 @@ test('企业: import staff, a group taking all of them opens a door, 离职 take
   await who.getByLabel('会员').fill(companyName);
   await who.getByRole('button', { name: /查\s*询/ }).click();
   await expect(who.locator('tbody tr.ant-table-row')).toHaveCount(3);
+  await page.screenshot({ path: test.info().outputPath('device-access.png') });
   await closeDialog(who);
 
   // The door admits 郑一's personal code; 开门记录 finds the opening by the company's name.
@@ -295,6 +297,24 @@ test('企业: import staff, a group taking all of them opens a door, 离职 take
   await expect(card.getByRole('row').filter({ hasText: staff[1][1] })).toHaveCount(0);
   await closeDialog(card);
 
+  // 操作记录: the company's own entries (its staff's 离职 among them), not the rest of the log: a
+  // space renamed just now is left out.
+  const renamed = await request.put(resourcePaths(space).edit, {
+    headers,
+    data: { id: roomId, name: roomName, kind: 'gate', buildingId, parentId: null },
+  });
+  expect(renamed.status(), await renamed.text()).toBe(200);
+  await detail.getByRole('tab', { name: '操作记录' }).click();
+  const log = detail.getByRole('tabpanel', { name: '操作记录' });
+  await expect(
+    log
+      .getByRole('row')
+      .filter({ hasText: auditResourceLabel(companyStaff.key) })
+      .first(),
+  ).toBeVisible();
+  await expect(log.getByRole('table')).not.toContainText(auditResourceLabel(space.key));
+  await page.screenshot({ path: test.info().outputPath('company-detail.png') });
+
   // The space's 门禁权限: the room's door with the two who stay.
   await closeDialog(detail);
   await page.goto('/hardware/space');
@@ -304,6 +324,7 @@ test('企业: import staff, a group taking all of them opens a door, 离职 take
   const room = page.getByRole('dialog', { name: `门禁权限查询：${roomName}` });
   await expect(room.locator('tbody tr.ant-table-row')).toHaveCount(2);
   await expect(room.getByRole('row').filter({ hasText: '郑一' })).toContainText(doorName);
+  await page.screenshot({ path: test.info().outputPath('space-access.png') });
 });
 
 test('开票: 从企业填入 fills the title and tax number from the company', async ({ page, request }) => {
