@@ -295,6 +295,18 @@ describe('the company record', () => {
       const res = await call(method, url, body, reader);
       expect(res.status, `${method} ${url}`).toBe(403);
     }
+    // Whoever picks people for an access group reads the staff list, and changes nothing of it.
+    await createRole(t.db, {
+      code: 'group-editor',
+      name: '门禁组编辑',
+      permissions: ['enterprise:accessControl:edit'],
+    });
+    await createUser(t.db, { username: 'geditor', password: 'Geditor@123', roleCodes: ['group-editor'] });
+    const groupEditor = await t.auth('geditor', 'Geditor@123');
+    expect((await call('GET', staffPaths.page, { companyId: id }, groupEditor)).status).toBe(200);
+    expect((await call('GET', staffPaths.departments, { companyId: id }, groupEditor)).status).toBe(200);
+    expect((await call('GET', paths.page, {}, groupEditor)).status).toBe(403);
+    expect((await call('POST', staffPaths.leave, { ids: [1] }, groupEditor)).status).toBe(403);
     const [stored] = await t.db
       .select({ status: companies.status })
       .from(companies)

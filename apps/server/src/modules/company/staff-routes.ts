@@ -14,6 +14,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createSchema, fieldInvalid, recordSchema, resourcePermissions } from '@cowork/contract';
+import { companyCard } from '@cowork/contract/resources/company-card';
+import { kreatorUserGroup } from '@cowork/contract/resources/kreator';
 import {
   companyFieldLabels,
   companyIdQuery,
@@ -49,6 +51,15 @@ import { findCompany, lockCompany, memberOfPhone, type Company, type Staff } fro
 import { endStaff, staffJoined } from './staff-end.ts';
 
 const permissions = resourcePermissions(companyStaff);
+/**
+ * Who reads a staff list and its departments: the company's readers, and staff choosing from it
+ * for an access group or a meeting card (their screens' edit right).
+ */
+const readers = [
+  permissions.view,
+  resourcePermissions(kreatorUserGroup).edit,
+  resourcePermissions(companyCard).edit,
+];
 const labels: Record<string, string> = {
   ...companyFieldLabels,
   ...Object.fromEntries(Object.entries(companyStaff.fields).map(([k, f]) => [k, f.label])),
@@ -124,6 +135,7 @@ async function loadStaff(tx: Executor, ids: readonly number[]): Promise<Staff[]>
 const edits = crudModule({
   resource: { ...companyStaff, actions: ['page', 'edit'] },
   table: staffTable,
+  permissions: { view: readers },
   async prepare(values, { tx, request, existing }) {
     await lockCompany(tx, existing!.companyId);
     const joinedAt = values.joinedAt ?? existing!.joinedAt;
@@ -384,7 +396,7 @@ export const companyStaffRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     companyStaffEndpoints.departments,
     {
-      config: { permission: permissions.view, fieldLabels: labels },
+      config: { permission: readers, fieldLabels: labels },
       schema: {
         tags,
         summary: '企业的部门（员工与门禁组、会议卡用到的）',
