@@ -7,9 +7,9 @@ import { defineConfig } from 'vitest/config';
 /**
  * Files whose subject never reaches the database engine (the broker's socket limits, the body and
  * upload streams, the spreadsheet parser's bombs, proxy addresses, the device CLI, start-up in
- * production, instances starting together and backups, which make their own PostgreSQL databases):
- * they run once, on PGlite, and the PostgreSQL pass spends its time on what does differ between the
- * engines.
+ * production, instances starting together and backups, which make their own PostgreSQL databases, a
+ * migration run on a PGlite of its own): they run once, on PGlite, and the PostgreSQL pass spends its
+ * time on what does differ between the engines.
  */
 const engineIndependent = [
   'apps/server/test/backup-restore.test.ts',
@@ -17,6 +17,7 @@ const engineIndependent = [
   'apps/server/test/broker-limits.test.ts',
   'apps/server/test/device-cli.test.ts',
   'apps/server/test/enumerations.test.ts',
+  'apps/server/test/migration-companies.test.ts',
   'apps/server/test/outbound.test.ts',
   'apps/server/test/production-start.test.ts',
   'apps/server/test/robots.test.ts',

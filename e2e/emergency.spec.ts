@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { prefixes, resourcePaths } from '@cowork/contract';
 import {
@@ -6,8 +5,9 @@ import {
   kreatorUserEndpoints,
   kreatorUserGroup,
 } from '@cowork/contract/resources/kreator';
+import { company } from '@cowork/contract/resources/company';
 import { space } from '@cowork/contract/resources/space';
-import { bearerOf, demo, signIn, simulatedDoors } from './helpers';
+import { bearerOf, demo, memberCode, signIn, simulatedDoors } from './helpers';
 
 /**
  * 紧急模式: the super admin locks a 楼栋 down from 物理空间 (the confirmation names how many doors
@@ -16,16 +16,6 @@ import { bearerOf, demo, signIn, simulatedDoors } from './helpers';
  * the code works again.
  */
 const doors = simulatedDoors();
-
-/** A member's personal door code, as the protocol defines it (TOTP, SHA-1, 6 digits, 30 s). */
-function memberCode(secret: string, memberId: number, now = Date.now()) {
-  const key = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`member:${memberId}`).digest();
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(now / 30_000)));
-  const mac = createHmac('sha1', key).update(counter).digest();
-  const offset = mac[mac.length - 1] & 0xf;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
 
 test('a 楼栋 locked down from 物理空间 refuses a member code, with a banner on 设备管理, until back to 正常', async ({
   page,
@@ -56,9 +46,15 @@ test('a 楼栋 locked down from 物理空间 refuses a member code, with a banne
 
   // A member of an enterprise access group holding the door: the door admits their personal code.
   const day = 86_400_000;
+  const owner = await post(resourcePaths(company).save, {
+    name: `应急测试公司 ${tag}`,
+    buildingIds: [buildingId],
+    status: 'enabled',
+  });
   const group = await post(resourcePaths(kreatorUserGroup).save, {
     name: `应急测试门禁组 ${tag}`,
-    companyName: '应急测试公司',
+    companyId: owner.id,
+    staffScope: 'people',
     buildingId,
     validFrom: new Date(Date.now() - day).toISOString(),
     validTo: new Date(Date.now() + 30 * day).toISOString(),

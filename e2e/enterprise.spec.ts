@@ -1,14 +1,21 @@
 import { expect, test } from '@playwright/test';
-import { choose, demo, itemInput, signIn, workbookFile } from './helpers';
+import { resourcePaths } from '@cowork/contract';
+import { company } from '@cowork/contract/resources/company';
+import { bearerOf, choose, dayFromToday, demo, itemInput, signIn, workbookFile } from './helpers';
 
-const day = (offset: number) => {
-  const d = new Date(Date.now() + 8 * 3_600_000 + offset * 86_400_000);
-  return d.toISOString().slice(0, 10);
-};
+const day = dayFromToday;
 
-test('企业门禁组: a group gets members from Excel and a demo door; removing a member syncs the door again', async ({
+test('企业门禁组: a group of chosen people gets members from Excel and a demo door; removing a member syncs the door again', async ({
   page,
+  request,
 }) => {
+  // The group's company (the 企业 screen has its own spec).
+  const companyName = `端到端测试有限公司${Date.now() % 100_000}`;
+  const saved = await request.post(resourcePaths(company).save, {
+    headers: await bearerOf(request, demo.admin),
+    data: { name: companyName, status: 'enabled' },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
   await signIn(page, demo.yunying);
   await page.goto('/enterprise/accessControl');
   await expect(page.getByTestId('page-title')).toHaveText('企业门禁组');
@@ -18,7 +25,8 @@ test('企业门禁组: a group gets members from Excel and a demo door; removing
   await page.getByRole('button', { name: '新建企业门禁组' }).click();
   const drawer = page.getByRole('dialog', { name: '新建企业门禁组' });
   await drawer.getByLabel('门禁组名称', { exact: true }).fill(name);
-  await drawer.getByLabel('企业名称', { exact: true }).fill('端到端测试有限公司');
+  await choose(page, '企业', companyName)(drawer);
+  await choose(page, '成员范围', '指定人员')(drawer);
   await choose(page, '楼宇', '氪空间·望京SOHO')(drawer);
   await itemInput(drawer, '生效时间').fill(`${day(-1)} 09:00:00`);
   await itemInput(drawer, '生效时间').press('Enter');

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,6 +95,20 @@ async function tokenOf(request: APIRequestContext, user: { username: string; pas
   });
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()) as { access_token: string; refresh_token: string; expires_in: number };
+}
+
+/** A day `offset` days from today in Beijing time, as a date picker takes it: `2026-11-28`. */
+export const dayFromToday = (offset: number) =>
+  new Date(Date.now() + 8 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10);
+
+/** A member's personal door code, as the protocol defines it (TOTP, SHA-1, 6 digits, 30 s). */
+export function memberCode(secret: string, memberId: number, now = Date.now()) {
+  const key = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`member:${memberId}`).digest();
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(now / 30_000)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[mac.length - 1] & 0xf;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
 
 /** Signs in through the token endpoint and returns a bearer header. */

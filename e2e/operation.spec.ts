@@ -1,10 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { resourcePaths } from '@cowork/contract';
 import { member } from '@cowork/contract/resources/member';
-import { bearerOf, choose, demo, itemInput, signIn } from './helpers';
+import { bearerOf, choose, dayFromToday, demo, itemInput, signIn } from './helpers';
 
-const day = (offset: number) =>
-  new Date(Date.now() + 8 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10);
+const day = dayFromToday;
 
 test('会议卡活动: an activity is created, sold from 新建订单 at its price, and 已售 and 剩余 follow', async ({
   page,

@@ -44,15 +44,16 @@ ALTER TABLE "kreator_user_groups" ADD COLUMN "company_id" integer;--> statement-
 ALTER TABLE "kreator_user_groups" ADD COLUMN "staff_scope" text DEFAULT 'people' NOT NULL;--> statement-breakpoint
 ALTER TABLE "kreator_user_groups" ADD COLUMN "departments" text[] DEFAULT '{}'::text[] NOT NULL;--> statement-breakpoint
 ALTER TABLE "kreator_users" ADD COLUMN "staff_id" integer;--> statement-breakpoint
--- Data: a company for each distinct company name of the access groups and company cards, its
--- staff list from the members of its groups and the phones of its cards (a phone no member has yet
--- becomes a member, as adding it by hand would), then the groups, people and cards point at them.
+-- Data: a company for each distinct company name (case and spaces aside) of the access groups and
+-- company cards, its staff list from the members of its groups and the phones of its cards (a phone
+-- no member has yet becomes a member from 企业导入, as adding it by hand would), then the groups,
+-- people and cards point at them and carry the company's name.
 INSERT INTO "companies" ("name")
 SELECT DISTINCT ON (lower(n)) n FROM (
   SELECT coalesce(nullif(btrim("company_name"), ''), '未命名企业') AS n FROM "kreator_user_groups"
   UNION ALL
   SELECT coalesce(nullif(btrim("company_name"), ''), '未命名企业') FROM "company_cards"
-) names ORDER BY lower(n), n;--> statement-breakpoint
+) names ORDER BY lower(n), n COLLATE "C";--> statement-breakpoint
 UPDATE "kreator_user_groups" g SET "company_id" = c."id" FROM "companies" c
 WHERE lower(c."name") = lower(coalesce(nullif(btrim(g."company_name"), ''), '未命名企业'));--> statement-breakpoint
 UPDATE "company_cards" k SET "company_id" = c."id" FROM "companies" c
@@ -60,9 +61,17 @@ WHERE lower(c."name") = lower(coalesce(nullif(btrim(k."company_name"), ''), '未
 UPDATE "companies" c SET "building_ids" = coalesce(
   (SELECT array_agg(DISTINCT g."building_id" ORDER BY g."building_id") FROM "kreator_user_groups" g WHERE g."company_id" = c."id"),
   '{}'::integer[]);--> statement-breakpoint
-INSERT INTO "members" ("phone", "company_name")
-SELECT DISTINCT ON (p."phone") p."phone", k."company_name"
-FROM "company_cards" k CROSS JOIN LATERAL unnest(k."member_phones") AS p("phone")
+UPDATE "kreator_user_groups" g SET "company_name" = c."name" FROM "companies" c WHERE c."id" = g."company_id";--> statement-breakpoint
+UPDATE "company_cards" k SET "company_name" = c."name" FROM "companies" c WHERE c."id" = k."company_id";--> statement-breakpoint
+INSERT INTO "csr_sources" ("name", "code", "sort", "published")
+SELECT '企业导入', 'enterprise', 99, true
+WHERE EXISTS (SELECT 1 FROM "company_cards" k CROSS JOIN LATERAL unnest(k."member_phones") AS p("phone")
+  WHERE NOT EXISTS (SELECT 1 FROM "members" m WHERE m."phone" = p."phone"))
+ON CONFLICT DO NOTHING;--> statement-breakpoint
+INSERT INTO "members" ("phone", "company_name", "source_id")
+SELECT DISTINCT ON (p."phone") p."phone", c."name", (SELECT s."id" FROM "csr_sources" s WHERE lower(s."code") = 'enterprise')
+FROM "company_cards" k JOIN "companies" c ON c."id" = k."company_id"
+CROSS JOIN LATERAL unnest(k."member_phones") AS p("phone")
 WHERE NOT EXISTS (SELECT 1 FROM "members" m WHERE m."phone" = p."phone")
 ORDER BY p."phone", k."id";--> statement-breakpoint
 INSERT INTO "company_staff" ("company_id", "member_id", "name", "phone", "joined_at")

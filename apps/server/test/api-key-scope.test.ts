@@ -39,6 +39,7 @@ import {
   type OrderProductOption,
 } from '@cowork/contract/resources/order';
 import { officeStation } from '@cowork/contract/resources/station';
+import { companyEndpoints, companyStaffEndpoints } from '@cowork/contract/resources/company';
 import { teamCardActivity } from '@cowork/contract/resources/team-card-activity';
 import { userCard } from '@cowork/contract/resources/user-card';
 import { webhookApi } from '@cowork/contract/resources/webhook';
@@ -49,6 +50,7 @@ import {
   kreatorDevices,
   kreatorUserGroups,
   kreatorUsers,
+  companyStaff,
   members,
   officeStations,
   orders,
@@ -57,7 +59,7 @@ import {
   userCards,
   webhookEndpoints,
 } from '../src/db/schema.ts';
-import { buildTestApp, callApi, demo, multipartFile, type TestApp } from './helper.ts';
+import { buildTestApp, callApi, createCompany, demo, multipartFile, type TestApp } from './helper.ts';
 
 let t: TestApp;
 let admin: { authorization: string };
@@ -178,6 +180,8 @@ test('routes spanning buildings (invoices, dashboard, device sets, firmware…) 
     doorOperationEndpoints.firmwarePage,
     doorOperationEndpoints.rolloutPage,
     resourcePaths(companyCard).page,
+    companyEndpoints.page,
+    companyStaffEndpoints.page,
     resourcePaths(teamCardActivity).page,
     webhookApi.page,
     endpoints.auditLogPage,
@@ -375,11 +379,18 @@ describe('another building’s door group (企业门禁组) answers as one that 
       .returning({ id: members.id });
     memberId = member.id;
     for (const [i, buildingId] of [a, b].entries()) {
+      const companyName = `密钥测试企业${i}`;
+      const companyId = await createCompany(t.db, companyName);
+      const [staff] = await t.db
+        .insert(companyStaff)
+        .values({ companyId, memberId, name: '越界测试', phone: '17700009901' })
+        .returning({ id: companyStaff.id });
       const [row] = await t.db
         .insert(kreatorUserGroups)
         .values({
           name: `密钥测试门禁组${i}`,
-          companyName: `密钥测试企业${i}`,
+          companyId,
+          companyName,
           buildingId,
           validFrom: new Date(Date.now() - 86_400_000),
           validTo: new Date(Date.now() + 30 * 86_400_000),
@@ -388,7 +399,7 @@ describe('another building’s door group (企业门禁组) answers as one that 
       group[i] = row.id;
       const [person] = await t.db
         .insert(kreatorUsers)
-        .values({ groupId: row.id, memberId, phone: '17700009901', name: '越界测试' })
+        .values({ groupId: row.id, staffId: staff.id, memberId, phone: '17700009901', name: '越界测试' })
         .returning({ id: kreatorUsers.id });
       groupMember[i] = person.id;
       const [linked] = await t.db

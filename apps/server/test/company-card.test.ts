@@ -2,7 +2,9 @@
  * 企业会议卡: the card (save-update, generated number, opening balance as the first ledger row),
  * top-ups, find-list-by-phone, and bookings paid from it: debited in the booking, refused with the
  * cap or balance named, credited back on refund, and never past the balance or a member's cap under
- * parallel bookings. After every step the balance equals the ledger's sum.
+ * parallel bookings. After every step the balance equals the ledger's sum. A card belongs to a
+ * company and is open to its active staff by scope (chosen people, departments, all); a person
+ * marked 离职 can no longer pay with it.
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -10,6 +12,7 @@ import {
   companyCardEndpoints as paths,
   companyCardMessages as messages,
 } from '@cowork/contract/resources/company-card';
+import { companyEndpoints, companyStaffEndpoints } from '@cowork/contract/resources/company';
 import { officeStationOrder, orderPaths } from '@cowork/contract/resources/order';
 import { buildings, companyCards, members, officeStations, teamCards } from '../src/db/schema.ts';
 import { buildTestApp, callApi, createRole, createUser, demo, type TestApp } from './helper.ts';
@@ -23,8 +26,11 @@ let otherBuildingId: number;
 let productId: number;
 let roomId: number;
 let farRoomId: number;
+let companyId: number;
 const staff = ['17500000001', '17500000002', '17500000003'];
 const outsider = '17500000009';
+/** Staff of the company's 研发部, who are not among the chosen `staff`. */
+const engineers = ['17500000011', '17500000012'];
 
 /** A call as `as`; a GET's payload goes in the query string. */
 const call = (method: string, url: string, payload?: object, as = admin) =>
@@ -50,7 +56,7 @@ const book = (phone: string, cardNo: string, n: number, h: number, r = roomId) =
 
 async function card(values: Record<string, unknown> = {}) {
   const res = await call('POST', paths.saveOrUpdate, {
-    companyName: '测试企业',
+    companyId,
     teamCardId: productId,
     balanceFen: 300_00,
     memberPhones: staff,
@@ -110,6 +116,18 @@ beforeAll(async () => {
     ])
     .returning({ id: officeStations.id });
   await t.db.insert(members).values([...staff, outsider].map((phone) => ({ phone })));
+  const company = await call('POST', companyEndpoints.save, { name: '企业卡测试企业', status: 'enabled' });
+  expect(company.status, company.raw).toBe(200);
+  companyId = company.body.data.id;
+  for (const [i, phone] of [...staff, ...engineers].entries()) {
+    const added = await call('POST', companyStaffEndpoints.save, {
+      companyId,
+      name: `员工${i}`,
+      phone,
+      department: engineers.includes(phone) ? '研发部' : '行政部',
+    });
+    expect(added.status, added.raw).toBe(200);
+  }
 });
 
 afterAll(() => t?.close());
@@ -126,18 +144,22 @@ describe('the card', () => {
     ]);
     const edited = await call('POST', paths.saveOrUpdate, {
       id: created.id,
-      companyName: '改名企业',
+      monthlyCapFen: 100_00,
       balanceFen: 999_999_00,
     });
     expect(edited.status, edited.raw).toBe(200);
     // The balance only moves through the ledger: an edit leaves it.
     expect(edited.body.data).toMatchObject({
-      companyName: '改名企业',
+      companyName: '企业卡测试企业',
+      monthlyCapFen: 100_00,
       balanceFen: 300_00,
       cardNo: created.cardNo,
     });
+    // The card answers its company's name, renamed with the company.
+    const renamed = await call('PUT', companyEndpoints.edit, { id: companyId, name: '改名企业' });
+    expect(renamed.status, renamed.raw).toBe(200);
     const bad = await call('POST', paths.saveOrUpdate, {
-      companyName: '坏卡',
+      companyId,
       teamCardId: productId,
       balanceFen: 0,
       memberPhones: ['123'],
@@ -148,6 +170,59 @@ describe('the card', () => {
     expect(bad.body.msg).toMatch(/可用员工手机号|有效期至/);
     const page = await call('GET', `${paths.page}?companyName=改名`);
     expect(page.body.data.records.map((r: { id: number }) => r.id)).toEqual([created.id]);
+    const ofCompany = await call('GET', `${paths.page}?companyId=${companyId}`);
+    expect(ofCompany.body.data.records.map((r: { id: number }) => r.id)).toEqual([created.id]);
+  });
+
+  test('chosen people must be active staff of the company; a departments card needs departments', async () => {
+    const stranger = await call('POST', paths.saveOrUpdate, {
+      companyId,
+      teamCardId: productId,
+      balanceFen: 0,
+      memberPhones: [staff[0], outsider],
+      validUntil: new Date(Date.now() + 90 * DAY).toISOString(),
+      status: 'enabled',
+    });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.msg).toMatch(/^可用员工手机号：.*17500000009.*可用员工/);
+    const noDepartments = await call('POST', paths.saveOrUpdate, {
+      companyId,
+      teamCardId: productId,
+      balanceFen: 0,
+      staffScope: 'departments',
+      validUntil: new Date(Date.now() + 90 * DAY).toISOString(),
+      status: 'enabled',
+    });
+    expect(noDepartments.status).toBe(400);
+    expect(noDepartments.body.msg).toMatch(/^部门：/);
+    const noCompany = await call('POST', paths.saveOrUpdate, {
+      companyId: 999_999,
+      teamCardId: productId,
+      balanceFen: 0,
+      validUntil: new Date(Date.now() + 90 * DAY).toISOString(),
+      status: 'enabled',
+    });
+    expect(noCompany.status).toBe(400);
+    expect(noCompany.body.msg).toMatch(/^企业：/);
+  });
+
+  test('scope: a departments card is open to that department’s staff; all staff to everyone active', async () => {
+    const { cardNo, id } = await card({
+      staffScope: 'departments',
+      departments: ['研发部'],
+      memberPhones: [],
+    });
+    const cardsOf = async (phone: string) =>
+      (await call('GET', paths.findListByPhone, { phone })).body.data.map(
+        (c: { cardNo: string }) => c.cardNo,
+      );
+    expect(await cardsOf(engineers[0])).toContain(cardNo);
+    expect(await cardsOf(staff[0])).not.toContain(cardNo);
+    const detail = await call('GET', `${paths.detail}/${id}`);
+    expect(detail.body.data.spending.map((s: { phone: string }) => s.phone)).toEqual(engineers);
+    await call('POST', paths.saveOrUpdate, { id, staffScope: 'all' });
+    expect(await cardsOf(staff[0])).toContain(cardNo);
+    expect(await cardsOf(outsider)).not.toContain(cardNo);
   });
 
   test('top-up adds a ledger row; bad amounts are refused naming the field', async () => {
@@ -226,6 +301,18 @@ describe('bookings paid from it', () => {
       orderNo: first.body.data.orderNo,
       memberPhone: staff[0],
     });
+    // 企业's 订单与发票 lists the bookings paid with its cards.
+    const ofCompany = await call('GET', companyEndpoints.orders, { id: companyId, size: 50 });
+    expect(ofCompany.status, ofCompany.raw).toBe(200);
+    expect(ofCompany.body.data.records).toContainEqual(
+      expect.objectContaining({
+        orderNo: first.body.data.orderNo,
+        cardNo,
+        status: 'refunded',
+        paidFen: 100_00,
+        memberPhone: '175****0001',
+      }),
+    );
     // The refund gave the member's month back too.
     const detail = await call('GET', `${paths.detail}/${id}`);
     expect(detail.body.data.spending).toContainEqual({ phone: staff[0], spentFen: 100_00, leftFen: 100_00 });
@@ -233,6 +320,31 @@ describe('bookings paid from it', () => {
     await t.db.update(companyCards).set({ status: 'disabled' }).where(eq(companyCards.id, id));
     const disabled = await book(staff[1], cardNo, 3, 14);
     expect([disabled.status, disabled.body.msg]).toEqual([409, messages.disabled(cardNo)]);
+  });
+
+  test('a member marked 离职 can no longer pay with the card, whatever its scope', async () => {
+    const chosen = await card({ balanceFen: 500_00 });
+    const everyone = await card({ balanceFen: 500_00, staffScope: 'all' });
+    const leaver = engineers[1];
+    await call('POST', paths.saveOrUpdate, { id: chosen.id, memberPhones: [...staff, leaver] });
+    expect((await book(leaver, everyone.cardNo, 9, 9)).status).toBe(200);
+    const [row] = (await call('GET', companyStaffEndpoints.page, { companyId, phone: leaver })).body.data
+      .records;
+    const left = await call('POST', companyStaffEndpoints.leave, { ids: [row.id] });
+    expect(left.status, left.raw).toBe(200);
+    expect(left.body.data.cards).toEqual(expect.arrayContaining([chosen.cardNo, everyone.cardNo]));
+    expect(left.body.msg).toContain(`不能再用企业会议卡`);
+    for (const { cardNo } of [chosen, everyone]) {
+      const refused = await book(leaver, cardNo, 9, 11);
+      expect([refused.status, refused.body.msg]).toEqual([409, messages.notListed(cardNo)]);
+    }
+    const listed = (await call('GET', paths.findListByPhone, { phone: leaver })).body.data;
+    expect(listed.filter((c: { kind: string }) => c.kind === 'company-card')).toEqual([]);
+    const [stored] = await t.db
+      .select({ memberPhones: companyCards.memberPhones })
+      .from(companyCards)
+      .where(eq(companyCards.id, chosen.id));
+    expect(stored.memberPhones).toEqual(staff);
   });
 
   test('parallel bookings never pass the balance', async () => {
@@ -269,7 +381,7 @@ describe('bookings paid from it', () => {
     const clerk = await t.auth('roomclerk', 'Clerk@123');
     expect((await call('GET', `${paths.detail}/${id}`, undefined, reader)).status).toBe(200);
     expect((await call('POST', paths.topUp, { id, amountFen: 1, remark: 'x' }, reader)).status).toBe(403);
-    expect((await call('POST', paths.saveOrUpdate, { id, companyName: 'x' }, reader)).status).toBe(403);
+    expect((await call('POST', paths.saveOrUpdate, { id, monthlyCapFen: 1 }, reader)).status).toBe(403);
     expect((await call('GET', paths.findListByPhone, { phone: staff[0] }, clerk)).status).toBe(200);
     expect((await call('GET', `${paths.detail}/${id}`, undefined, clerk)).status).toBe(403);
   });

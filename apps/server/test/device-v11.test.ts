@@ -24,7 +24,7 @@ import {
   sealSecretBox,
 } from '../src/device-link/secrets-v11.ts';
 import { doorFixture } from './device-fixture.ts';
-import { demo, type TestApp, until } from './helper.ts';
+import { createCompany, demo, type TestApp, until } from './helper.ts';
 
 describe('v1.1 secrets: fixed vectors, computed independently (Python cryptography) and in the test', () => {
   const oldSecret = 'old-device-secret-0123456789abcdefghijklmnop';
@@ -221,7 +221,7 @@ describe('through the embedded broker', () => {
     const day = 86_400_000;
     const group = await post(resourcePaths(kreatorUserGroup).save, {
       name: 'v1.1 测试门禁组',
-      companyName: '测试公司',
+      companyId: await createCompany(t.db, '测试公司'),
       buildingId,
       validFrom: new Date(Date.now() - day).toISOString(),
       validTo: new Date(Date.now() + 30 * day).toISOString(),

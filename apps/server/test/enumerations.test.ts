@@ -19,6 +19,11 @@ import { companyCard, ledgerKindOptions } from '@cowork/contract/resources/compa
 import { csrCapitalSite } from '@cowork/contract/resources/csr-capital-site';
 import { invoice, invoiceStates } from '@cowork/contract/resources/invoice';
 import { kreatorUserGroup } from '@cowork/contract/resources/kreator';
+import {
+  company,
+  companyStaff as companyStaff_,
+  staffScopeOptions,
+} from '@cowork/contract/resources/company';
 import { member } from '@cowork/contract/resources/member';
 import { merchantShare } from '@cowork/contract/resources/merchant-share';
 import { orderKindOptions, orderStates, payMethodOptions } from '@cowork/contract/resources/order';
@@ -29,8 +34,10 @@ import { userCard } from '@cowork/contract/resources/user-card';
 import {
   banners,
   buildingBrightPoints,
+  companies,
   companyCardLedger,
   companyCards,
+  companyStaff,
   csrAgreements,
   csrCapitalSites,
   deviceCommands,
@@ -83,6 +90,10 @@ describe('enumerations: the contract and the tables list the same values', () =>
       kreatorUserGroups.status.enumValues,
       values(kreatorUserGroup.fields.status.options),
     ],
+    ['company status', companies.status.enumValues, values(company.fields.status.options)],
+    ['company staff status', companyStaff.status.enumValues, values(companyStaff_.fields.status.options)],
+    ['access group staff scope', kreatorUserGroups.staffScope.enumValues, values(staffScopeOptions)],
+    ['company card staff scope', companyCards.staffScope.enumValues, values(staffScopeOptions)],
     ['device status', devices.status.enumValues, keys(deviceStatusLabels)],
     ['device command state', deviceCommands.state.enumValues, keys(deviceCommandStateLabels)],
     ['door open method', deviceOpenLogs.method.enumValues, keys(openMethodLabels)],

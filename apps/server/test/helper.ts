@@ -18,7 +18,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { migrationsFolder, type Database, type DbHandle } from '../src/db/client.ts';
 import { pgliteHandle } from '../src/db/pglite.ts';
 import { postgresHandle } from '../src/db/postgres.ts';
-import { ssoRoles, ssoUserRoles, ssoUsers } from '../src/db/schema.ts';
+import { companies, ssoRoles, ssoUserRoles, ssoUsers } from '../src/db/schema.ts';
 import { hashPassword } from '../src/lib/password.ts';
 import { issueTokenPair } from '../src/modules/auth/tokens.ts';
 import { demoOrderCount } from '../src/modules/order/demo.ts';
@@ -300,6 +300,12 @@ export const demo = {
   yunying: ['yunying', 'Yunying@123'],
   caiwu: ['caiwu', 'Caiwu@123'],
 } as const;
+
+/** A company (企业) for the access groups and company cards a test makes, inserted directly; its id. */
+export async function createCompany(db: Database, name: string): Promise<number> {
+  const [row] = await db.insert(companies).values({ name }).returning({ id: companies.id });
+  return row.id;
+}
 
 /** A role granting exactly these codes, inserted directly; returns its id. */
 export async function createRole(

@@ -18,7 +18,7 @@ import { kreatorUser, kreatorUserGroup } from '@cowork/contract/resources/kreato
 import { hallSeat, officeSeat } from '@cowork/contract/resources/seat';
 import { activityStation, officeStation } from '@cowork/contract/resources/station';
 import { buildings, kreatorUsers, members } from '../src/db/schema.ts';
-import { buildTestApp, demo, multipartFile, type TestApp } from './helper.ts';
+import { buildTestApp, createCompany, demo, multipartFile, type TestApp } from './helper.ts';
 
 let t: TestApp;
 let headers: Record<string, string>;
@@ -34,7 +34,7 @@ beforeAll(async () => {
     headers,
     payload: {
       name: '模板测试门禁组',
-      companyName: '模板测试有限公司',
+      companyId: await createCompany(t.db, '模板测试有限公司'),
       buildingId,
       validFrom: new Date(Date.now() - 86_400_000).toISOString(),
       validTo: new Date(Date.now() + 30 * 86_400_000).toISOString(),

@@ -2,12 +2,15 @@
  * 企业门禁组 against a simulated door device over MQTT (the embedded broker, or TEST_MQTT_URL's):
  * a group's members reach the group's devices, a revocation reaches the device's `sync` within a
  * second, a disabled or expired group grants nothing, the member import is all or nothing, and the
- * server checks every right itself.
+ * server checks every right itself. A group belongs to a company: chosen people join its staff
+ * list, a group taking all staff gives a new hire the doors at once and takes them from a leaver
+ * within a second, and a disabled company or one past its contract opens nothing.
  */
 import ExcelJS from 'exceljs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { deviceEndpoints, importPaths, resourcePaths } from '@cowork/contract';
+import { companyEndpoints, companyStaffEndpoints } from '@cowork/contract/resources/company';
 import {
   kreatorDeviceEndpoints,
   kreatorUser,
@@ -28,6 +31,7 @@ let deviceId: number;
 let buildingId: number;
 let otherBuildingId: number;
 let groupId: number;
+let companyId: number;
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, as = headers) =>
   t.app.inject({
@@ -99,6 +103,9 @@ beforeAll(async () => {
   device = new SimulatedDevice({ url, sn: 'KREATOR-DOOR-1', secret, heartbeatMs: 1_000 });
   await device.connect();
   await until(() => device.commands.some((c) => c.type === 'sync'), 'the first sync');
+  const company = await call('POST', companyEndpoints.save, { name: '光年测试有限公司', status: 'enabled' });
+  expect(company.statusCode, company.body).toBe(200);
+  companyId = company.json().data.id;
 });
 
 afterAll(async () => {
@@ -109,7 +116,7 @@ afterAll(async () => {
 test('a group is created with `create`, checked, listed with its counts and edited', async () => {
   const body = {
     name: '测试光年门禁组',
-    companyName: '光年测试有限公司',
+    companyId,
     buildingId,
     validFrom: inDays(-1),
     validTo: inDays(30),
@@ -119,7 +126,13 @@ test('a group is created with `create`, checked, listed with its counts and edit
   expect(created.statusCode, created.body).toBe(200);
   expect(groups.save).toMatch(/kreator-user-group\/create$/);
   groupId = created.json().data.id;
-  expect(created.json().data).toMatchObject({ name: '测试光年门禁组', memberCount: 0, deviceCount: 0 });
+  expect(created.json().data).toMatchObject({
+    name: '测试光年门禁组',
+    companyName: '光年测试有限公司',
+    staffScope: 'people',
+    memberCount: 0,
+    deviceCount: 0,
+  });
 
   const taken = await call('POST', groups.save, body);
   expect(taken.statusCode).toBe(409);
@@ -127,18 +140,32 @@ test('a group is created with `create`, checked, listed with its counts and edit
   const backwards = await call('POST', groups.save, { ...body, name: '倒序', validTo: inDays(-2) });
   expect(backwards.statusCode).toBe(400);
   expect(backwards.json().msg).toContain('失效时间');
-  const noCompany = await call('POST', groups.save, { ...body, name: '无企业', companyName: '' });
+  const noCompany = await call('POST', groups.save, { ...body, name: '无企业', companyId: 999_999 });
   expect(noCompany.statusCode).toBe(400);
-  expect(noCompany.json().msg).toContain('企业名称');
+  expect(noCompany.json().msg).toMatch(/^企业：/);
+  const noDepartments = await call('POST', groups.save, {
+    ...body,
+    name: '无部门',
+    staffScope: 'departments',
+  });
+  expect(noDepartments.statusCode).toBe(400);
+  expect(noDepartments.json().msg).toMatch(/^部门：/);
   const ghostBuilding = await call('POST', groups.save, { ...body, name: '无楼宇', buildingId: 999_999 });
   expect(ghostBuilding.statusCode).toBe(400);
   expect(ghostBuilding.json().msg).toContain('楼宇');
 
   const page = await call('GET', groups.page, { companyName: '光年测试' });
   expect(page.json().data.records).toEqual([expect.objectContaining({ id: groupId, status: 'enabled' })]);
-  const edited = await call('PUT', groups.edit, { id: groupId, companyName: '光年测试（北京）有限公司' });
-  expect(edited.statusCode, edited.body).toBe(200);
+  // The group answers its company's name, renamed with the company.
+  const renamed = await call('PUT', companyEndpoints.edit, {
+    id: companyId,
+    name: '光年测试（北京）有限公司',
+  });
+  expect(renamed.statusCode, renamed.body).toBe(200);
+  const edited = await call('GET', `${groups.detail}/${groupId}`);
   expect(edited.json().data.companyName).toBe('光年测试（北京）有限公司');
+  const ofCompany = await call('GET', groups.page, { companyId });
+  expect(ofCompany.json().data.records.map((r: { id: number }) => r.id)).toEqual([groupId]);
 });
 
 test('members added, bound and removed reach the device within a second', async () => {
@@ -162,6 +189,11 @@ test('members added, bound and removed reach the device within a second', async 
     .where(eq(members.id, newMember));
   expect(created).toEqual({ companyName: '光年测试（北京）有限公司', source: '企业导入' });
   expect(await msUntilDevice(newMember, true)).toBeLessThan(1_000);
+  // The person joined the company's staff list.
+  const onList = await call('GET', companyStaffEndpoints.page, { companyId, phone: '17900007001' });
+  expect(onList.json().data.records).toMatchObject([
+    { name: '林小企', status: 'active', memberId: newMember },
+  ]);
   const again = await call('POST', kreatorUserEndpoints.save, {
     groupId,
     name: '林小企',
@@ -340,4 +372,87 @@ test('devices: another building is refused, removal empties the device; bad inpu
   });
   expect(removed.statusCode, removed.body).toBe(200);
   expect(await msUntilDevice(memberId, false)).toBeLessThan(1_000);
+});
+
+test('a group of all staff or departments follows the staff list; 离职 and the company close the doors', async () => {
+  const created = await call('POST', groups.save, {
+    name: '光年全员门禁组',
+    companyId,
+    staffScope: 'all',
+    buildingId,
+    validFrom: inDays(-1),
+    validTo: inDays(30),
+    status: 'enabled',
+  });
+  expect(created.statusCode, created.body).toBe(200);
+  const allId = created.json().data.id;
+  expect(
+    (await call('POST', kreatorDeviceEndpoints.add, { groupId: allId, deviceIds: [deviceId] })).statusCode,
+  ).toBe(200);
+  // Everyone on the list already: the people chosen for the first group joined it.
+  const chosen = (await memberIdOf('17900007001'))!;
+  await msUntilDevice(chosen, true);
+
+  // Chosen one by one only in a `people` group.
+  const refused = await call('POST', kreatorUserEndpoints.save, {
+    groupId: allId,
+    name: '甲',
+    phone: '17900007401',
+  });
+  expect(refused.statusCode).toBe(400);
+  expect(refused.json().msg).toContain('成员范围');
+
+  // A new hire reaches the door within a second of the answer, and leaves it as fast.
+  const hired = await call('POST', companyStaffEndpoints.save, {
+    companyId,
+    name: '新员工',
+    phone: '17900007402',
+    department: '市场部',
+  });
+  expect(hired.statusCode, hired.body).toBe(200);
+  const hire = hired.json().data;
+  expect(await msUntilDevice(hire.memberId, true)).toBeLessThan(1_000);
+  const left = await call('POST', companyStaffEndpoints.leave, { ids: [hire.id] });
+  expect(left.statusCode, left.body).toBe(200);
+  expect(left.json().data.groups).toEqual(['光年全员门禁组']);
+  expect(left.json().msg).toBe('新员工已离职：已移出门禁组“光年全员门禁组”；门禁设备正在同步权限');
+  expect(await msUntilDevice(hire.memberId, false)).toBeLessThan(1_000);
+
+  // Departments: only that department's active staff.
+  const back = await call('POST', companyStaffEndpoints.save, {
+    companyId,
+    name: '新员工',
+    phone: '17900007402',
+    department: '市场部',
+  });
+  expect([back.statusCode, back.json().msg]).toEqual([200, '新员工已重新入职']);
+  await msUntilDevice(hire.memberId, true);
+  const narrowed = await call('PUT', groups.edit, {
+    id: allId,
+    staffScope: 'departments',
+    departments: ['市场部'],
+  });
+  expect(narrowed.statusCode, narrowed.body).toBe(200);
+  expect(narrowed.json().data.memberCount).toBe(1);
+  await msUntilDevice(chosen, false);
+  expect(device.state.access.some((e) => e.memberId === hire.memberId)).toBe(true);
+
+  // A disabled company, or one past its contract, opens nothing.
+  expect((await call('PUT', companyEndpoints.edit, { id: companyId, status: 'disabled' })).statusCode).toBe(
+    200,
+  );
+  expect(await msUntilDevice(hire.memberId, false)).toBeLessThan(1_000);
+  expect((await call('PUT', companyEndpoints.edit, { id: companyId, status: 'enabled' })).statusCode).toBe(
+    200,
+  );
+  await msUntilDevice(hire.memberId, true);
+  const ended = await call('PUT', companyEndpoints.edit, {
+    id: companyId,
+    validFrom: inDays(-30),
+    validTo: inDays(-1),
+  });
+  expect(ended.statusCode, ended.body).toBe(200);
+  expect(await msUntilDevice(hire.memberId, false)).toBeLessThan(1_000);
+  await call('PUT', companyEndpoints.edit, { id: companyId, validFrom: null, validTo: null });
+  await msUntilDevice(hire.memberId, true);
 });

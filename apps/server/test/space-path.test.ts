@@ -17,7 +17,7 @@ import { deviceSetEndpoints } from '@cowork/contract/resources/device-set';
 import { kreatorDeviceEndpoints, kreatorUserGroup } from '@cowork/contract/resources/kreator';
 import { spaceListPath, type SpaceOption } from '@cowork/contract/resources/space';
 import { deviceOpenLogs, devices, spaces } from '../src/db/schema.ts';
-import { buildTestApp, demo, type TestApp } from './helper.ts';
+import { buildTestApp, createCompany, demo, type TestApp } from './helper.ts';
 
 let t: TestApp;
 let headers: Record<string, string>;
@@ -129,7 +129,7 @@ test('a 企业门禁组 refuses another building’s device, naming the field, a
   const [a, b] = buildingsUsed;
   const created = await call('POST', resourcePaths(kreatorUserGroup).save, {
     name: '路径测试门禁组',
-    companyName: '路径测试公司',
+    companyId: await createCompany(t.db, '路径测试公司'),
     buildingId: a.id,
     validFrom: new Date(Date.now() - 86_400_000).toISOString(),
     validTo: new Date(Date.now() + 86_400_000).toISOString(),

@@ -40,7 +40,7 @@ import { seal } from '../src/device-link/protocol.ts';
 import { SimulatedDevice } from '../src/device-link/simulator.ts';
 import { evaluateAlerts } from '../src/modules/alert/rules.ts';
 import { insertOrder } from './order-fixture.ts';
-import { buildTestApp, callApi, demo, multipartFile, type TestApp, until } from './helper.ts';
+import { buildTestApp, callApi, createCompany, demo, multipartFile, type TestApp, until } from './helper.ts';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const secret = 'webhook-events-device-secret-0123456789';
@@ -488,7 +488,7 @@ describe('enterprise access groups', () => {
   beforeAll(async () => {
     const res = await call<{ id: number }>('POST', groups.save, {
       name: '事件门禁组',
-      companyName: '事件科技',
+      companyId: await createCompany(t.db, '事件科技'),
       buildingId,
       validFrom: new Date(Date.now() - DAY).toISOString(),
       validTo: new Date(Date.now() + 30 * DAY).toISOString(),

@@ -82,6 +82,8 @@ export const auditLogQuery = z.object({
   actorId: numeric(z.number().int().optional()),
   resource: z.string().optional(),
   action: z.string().optional(),
+  /** A company's 操作记录: the company and its staff, access groups (and their people) and cards. */
+  companyId: numeric(z.number().int().positive().optional()),
   from: z.string().optional(),
   to: z.string().optional(),
 });

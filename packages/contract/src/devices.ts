@@ -15,6 +15,7 @@ export * from './devices/operations.ts';
 export * from './devices/alarms.ts';
 export * from './devices/firmware.ts';
 export * from './devices/modes.ts';
+export * from './devices/access-views.ts';
 
 const device = `${prefixes.hardware}/device`;
 

@@ -11,6 +11,7 @@ export * from './area.ts';
 export * from './upload.ts';
 export * from './urls.ts';
 export * from './excel-import.ts';
+export * from './credit-code.ts';
 export * from './devices.ts';
 export * from './states.ts';
 export * from './time.ts';

@@ -132,6 +132,7 @@ export const fieldLabels: Record<string, string> = {
   current: '页码',
   size: '每页条数',
   actorId: '操作人',
+  companyId: '企业',
   resource: '资源',
   action: '操作',
   from: '开始时间',

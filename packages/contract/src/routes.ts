@@ -87,6 +87,7 @@ const leaves: [string, string, string, string, boolean][] = [
   ['hardware', 'map', '门禁联动', 'hardware/map', true],
   ['hardware', 'alarm', '告警记录', 'hardware/alarm', true],
   ['hardware', 'firmware', '固件升级', 'hardware/firmware', true],
+  ['enterprise', 'company', '企业', 'enterprise/company', true],
   ['enterprise', 'accessControl', '企业门禁组', 'enterprise/kreatorUserGroup', true],
   ['enterprise', 'teamCard', '企业会议卡', 'enterprise/teamCard', true],
   ['operation', 'meeting', '会议卡活动', 'operation/meeting', true],

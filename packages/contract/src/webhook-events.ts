@@ -260,16 +260,24 @@ export const webhookEventSchemas = {
     sourceName: z.string().nullable().describe('会员来源'),
     registeredAt: instant('注册时间'),
   }),
-  'enterprise.member.added': event('enterprise.member.added', '成员加入企业门禁组（含 Excel 导入）', {
-    ...enterpriseMemberEvent,
-    validFrom: instant('门禁组生效时间'),
-    validTo: instant('门禁组到期时间'),
-    addedAt: instant('加入时间'),
-  }),
-  'enterprise.member.removed': event('enterprise.member.removed', '成员移出企业门禁组', {
-    ...enterpriseMemberEvent,
-    removedAt: instant('移出时间'),
-  }),
+  'enterprise.member.added': event(
+    'enterprise.member.added',
+    '成员加入企业门禁组：逐个添加或 Excel 导入，或企业新增的员工按门禁组的成员范围（全部在职员工、指定部门）加入',
+    {
+      ...enterpriseMemberEvent,
+      validFrom: instant('门禁组生效时间'),
+      validTo: instant('门禁组到期时间'),
+      addedAt: instant('加入时间'),
+    },
+  ),
+  'enterprise.member.removed': event(
+    'enterprise.member.removed',
+    '成员移出企业门禁组：逐个移除，员工离职或从企业员工中删除，或门禁组的成员范围改变',
+    {
+      ...enterpriseMemberEvent,
+      removedAt: instant('移出时间'),
+    },
+  ),
   'alert.raised': event('alert.raised', '控制台产生一条告警通知（同一原因只产生一次）', alertEvent),
   'alert.closed': event('alert.closed', '告警的原因已消失，告警自动关闭', {
     ...alertEvent,

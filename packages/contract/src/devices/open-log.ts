@@ -66,6 +66,11 @@ export const openLogQuery = z.object({
     .trim()
     .regex(/^\d{0,11}$/, '手机号只能是数字，最多 11 位')
     .optional(),
+  /**
+   * A member by what staff know: a name (the staff list's, real name or nickname), a phone (prefix
+   * or whole) or a company's name; the events of the members it finds.
+   */
+  keyword: z.string().trim().max(50, '关键词最多 50 个字符').optional(),
   method: z.enum(openMethods, { error: '开门方式不正确' }).optional(),
   result: z.enum(openResults, { error: '开门结果不正确' }).optional(),
   atFrom: timeBound('开始时间').optional(),

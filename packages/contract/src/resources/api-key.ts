@@ -62,6 +62,8 @@ const crossBuildingAreas = [
   { label: '门禁联动', prefixes: [`${prefixes.hardware}/device-set/`] },
   // One firmware file and one rollout reach devices in several buildings.
   { label: '固件升级', prefixes: [`${prefixes.hardware}/firmware/`] },
+  // A company has space in several buildings; its staff list, groups and cards span them.
+  { label: '企业', prefixes: [`${prefixes.user}/company/`, `${prefixes.user}/company-staff/`] },
   // A company card is valid in its meeting card's buildings; its ledger holds orders of each of them.
   { label: '企业会议卡', prefixes: [`${prefixes.card}/company-card/`] },
   // An activity sells a meeting card valid in several buildings and has no building of its own.

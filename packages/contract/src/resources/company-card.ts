@@ -1,6 +1,9 @@
 /**
- * 企业会议卡 (company-card): a company's meeting-card balance its listed staff spend on meeting
- * rooms and venues, each at most `monthlyCapFen` a month (calendar month of the business time zone) when set.
+ * 企业会议卡 (company-card): a company's meeting-card balance its staff spend on meeting rooms and
+ * venues, each at most `monthlyCapFen` a month (calendar month of the business time zone) when set.
+ * The card belongs to a company (企业) and is open to its active staff by `staffScope`: all of them,
+ * those of `departments`, or the chosen people `memberPhones` (who must be active staff). A person
+ * marked 离职 can no longer pay with it. `companyName` is the company's name, answered as before.
  * - `POST save-update` creates (no id) or edits; `GET page`; `GET detail/{id}` answers the card with
  *   each listed member's spending this month. `cardNo` is generated; `balanceFen` is the opening
  *   balance on creation and changes afterwards only through the ledger.
@@ -8,7 +11,7 @@
  *   first. Every change of the balance is a ledger row (top-up, booking debit, refund credit), so
  *   the balance always equals the ledger's sum.
  * - `GET /api/card/admin/v1/team-card-sale/find-list-by-phone?phone=`: the meeting cards a phone can
- *   pay with: their own paid meeting cards and the enabled, unexpired company cards listing them.
+ *   pay with: their own paid meeting cards and the enabled, unexpired company cards open to them.
  * A booking paid with a company card (payMethod `card`, its cardNo) is debited in the booking's
  * transaction by one guarded UPDATE (never below zero); the member's month is counted under that
  * row's lock, so concurrent bookings pass neither the balance nor the cap. A refund credits it back.
@@ -19,6 +22,7 @@ import { defineResource, field, formatYuan, resourcePaths } from '../resource.ts
 import { PHONE_PATTERN } from '../constants.ts';
 import { idOf, numeric } from '../validators.ts';
 import { teamCard } from './team-card.ts';
+import { companyEndpoints, departmentsField, listClearedWhenHidden, staffScopeField } from './company.ts';
 
 const companyCardStatusOptions = [
   { value: 'enabled', label: '启用' },
@@ -27,6 +31,12 @@ const companyCardStatusOptions = [
 
 /** Staff a card may list. */
 export const COMPANY_CARD_MAX_MEMBERS = 500;
+
+const memberPhoneTags = field.tags('可用员工手机号', {
+  pattern: PHONE_PATTERN,
+  hint: '须是 11 位手机号',
+  help: `成员范围为“指定人员”时，这些在职员工可用本卡预订会议室和活动场地，最多 ${COMPANY_CARD_MAX_MEMBERS} 人`,
+});
 
 export const companyCard = defineResource({
   key: 'company-card',
@@ -38,7 +48,13 @@ export const companyCard = defineResource({
   titleField: 'cardNo',
   fields: {
     cardNo: { ...field.text('卡号', { search: 'prefix' }), form: false },
-    companyName: field.text('企业名称', { max: 100, search: 'like' }),
+    companyId: field.reference('企业', companyEndpoints.list),
+    companyName: { ...field.text('企业名称', { max: 100, search: 'like' }), form: false },
+    staffScope: {
+      ...staffScopeField(),
+      help: '谁可以用本卡支付：全部在职员工、指定部门的在职员工，或指定人员',
+    },
+    departments: departmentsField(),
     teamCardId: field.reference('会议卡产品', resourcePaths(teamCard).list, {
       help: '企业购买的会议卡，决定可使用的楼宇',
     }),
@@ -46,11 +62,11 @@ export const companyCard = defineResource({
       createOnly: true,
       help: '开卡时的充值金额；之后只能通过“充值”增加，预订时扣减',
     }),
-    memberPhones: field.tags('可用员工手机号', {
-      pattern: PHONE_PATTERN,
-      hint: '须是 11 位手机号',
-      help: `这些手机号的会员可用本卡预订会议室和活动场地，最多 ${COMPANY_CARD_MAX_MEMBERS} 人`,
-    }),
+    memberPhones: {
+      ...memberPhoneTags,
+      schema: listClearedWhenHidden(memberPhoneTags.schema),
+      shownWhen: { field: 'staffScope', in: ['people'] },
+    },
     monthlyCapFen: field.money('每人每月限额', {
       optional: true,
       help: '不填则不限；按自然月计算，每月 1 日起重新累计',
@@ -133,7 +149,8 @@ export type PayingCardOption = z.infer<typeof payingCardOption>;
 export const companyCardMessages = {
   notFound: '企业会议卡不存在，请刷新列表后重试',
   tooManyMembers: `可用员工最多 ${COMPANY_CARD_MAX_MEMBERS} 人，请删减后再保存`,
-  notListed: (cardNo: string) => `该会员不在企业会议卡 ${cardNo} 的可用员工名单中，请换用其他支付方式`,
+  notListed: (cardNo: string) =>
+    `该会员不是企业会议卡 ${cardNo} 可用的在职员工（未在可用员工中或已离职），请换用其他支付方式`,
   disabled: (cardNo: string) => `企业会议卡 ${cardNo} 已停用，请换用其他支付方式`,
   expired: (cardNo: string) => `企业会议卡 ${cardNo} 已过期，请换用其他支付方式`,
   otherBuilding: (cardNo: string) => `企业会议卡 ${cardNo} 不能在该楼宇使用，请换用其他支付方式`,

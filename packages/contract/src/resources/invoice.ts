@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { ownFileUrl } from '../urls.ts';
+import { TAX_NO_PATTERN, taxNoMessages } from '../credit-code.ts';
 import { idOf } from '../validators.ts';
 import { defineStates } from '../states.ts';
 import { prefixes } from '../endpoints.ts';
@@ -50,13 +51,8 @@ const invoiceTypeOptions = [
 
 const invoiceStatusLabel = invoiceStates.labelOf;
 
-/** A taxpayer number: 15–20 upper-case letters or digits (the unified social credit code has 18). */
-export const TAX_NO_PATTERN = /^[0-9A-Z]{15,20}$/;
-export const taxNoMessages = {
-  required: '企业抬头须填写税号',
-  invalid: '税号须为 15–20 位大写字母或数字（统一社会信用代码为 18 位），请核对后重试',
-  specialNeedsCompany: '增值税专用发票只能开给企业抬头，请将抬头类型改为企业或改开普通发票',
-};
+// The taxpayer number's rule is shared with 企业 (its 税号 prefills 开票).
+export { TAX_NO_PATTERN, taxNoMessages } from '../credit-code.ts';
 
 /** An invoice number as printed: 8–20 digits or letters (8-digit paper numbers, 20-digit 全电发票). */
 export const INVOICE_NO_PATTERN = /^[0-9A-Za-z]{8,20}$/;
@@ -113,7 +109,8 @@ const invoiceFields = (kinds: readonly OrderKind[]) => ({
   memberPhone: { ...field.phone('会员手机号', { search: 'prefix' }), form: false },
   titleType: { ...field.enumeration('抬头类型', invoiceTitleTypeOptions), search: undefined },
   title: field.text('发票抬头', { max: 100, search: 'like' }),
-  taxNo: { ...field.text('税号', { max: 20, optional: true }), list: false },
+  // Searched exactly: a company's invoices (企业 detail) are those of its tax number.
+  taxNo: { ...field.text('税号', { max: 20, optional: true, search: 'eq' }), list: false },
   invoiceType: {
     ...field.enumeration('发票类型', invoiceTypeOptions),
     schema: z.enum(['normal', 'special'], { error: '请选择发票类型' }).default('normal'),

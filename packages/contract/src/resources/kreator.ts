@@ -1,11 +1,16 @@
 /**
  * 企业门禁组 (/enterprise/accessControl): a company's staff open exactly the group's doors, within
- * the group's validity, while the group is enabled. Three resources serve the screen:
- * - kreator-user-group: `GET page`, `GET detail/{id}`, `POST create` → `{id, …}`, `PUT edit`, `GET list`;
- * - kreator-user (the group's members): `GET page?groupId=`, `POST add {groupId, name, phone}` (links
- *   the member with that phone, creating one with source 企业导入 when the phone is new),
- *   `POST bind {groupId, memberIds}` (existing members), `DELETE delete {ids}`, and the Excel import
- *   `POST import/excel?groupId=` with its template `GET import/template?groupId=`;
+ * the group's validity, while the group is enabled. A group belongs to a company (企业) and takes
+ * from its active staff (`staffScope`): all of them, those of `departments`, or chosen people.
+ * `companyName` is the company's name, answered as before companies existed. Three resources serve
+ * the screen:
+ * - kreator-user-group: `GET page` (also `?companyId=`), `GET detail/{id}`, `POST create` → `{id, …}`,
+ *   `PUT edit`, `GET list`;
+ * - kreator-user (the chosen people of a `people` group): `GET page?groupId=`,
+ *   `POST add {groupId, name, phone}` (the person joins the company's staff list when not on it, the
+ *   member with that phone found or created with source 企业导入), `POST bind {groupId, memberIds}`
+ *   (existing members), `DELETE delete {ids}`, and the Excel import `POST import/excel?groupId=` with
+ *   its template `GET import/template?groupId=`; a group of another scope refuses them (400);
  * - kreator-device (the group's doors): `GET page?groupId=`, `POST add {groupId, deviceIds}`,
  *   `DELETE delete {ids}`.
  * Every change re-syncs the devices it touches at once (apps/server/src/device-link/access.ts); a group
@@ -17,6 +22,7 @@ import { pageParams } from '../paging.ts';
 import { defineResource, field, resourcePaths } from '../resource.ts';
 import { idOf } from '../validators.ts';
 import { deviceRecord } from '../devices/device.ts';
+import { companyEndpoints, departmentsField, staffScopeField } from './company.ts';
 
 const KREATOR_PERMISSION = 'enterprise:accessControl';
 export const KREATOR_VIEW_PERMISSION = `${KREATOR_PERMISSION}:view`;
@@ -37,14 +43,17 @@ export const kreatorUserGroup = defineResource({
   names: { save: 'create' },
   fields: {
     name: field.text('门禁组名称', { max: 50, search: 'like', unique: true }),
-    companyName: field.text('企业名称', { max: 100, search: 'like' }),
+    companyId: field.reference('企业', companyEndpoints.list),
+    companyName: { ...field.text('企业名称', { max: 100, search: 'like' }), form: false },
+    staffScope: staffScopeField(),
+    departments: departmentsField(),
     buildingId: field.reference('楼宇', `${prefixes.building}/building/list`),
     validFrom: field.datetime('生效时间', { sortable: true }),
     validTo: field.datetime('失效时间', { sortable: true, help: '到期后组内成员立即不能再开门' }),
     status: field.enumeration('状态', kreatorGroupStatusOptions, {
       help: '停用后组内成员立即不能再开门',
     }),
-    memberCount: field.integer('成员数', { form: false }),
+    memberCount: field.integer('成员数', { form: false, help: '当前在职、按成员范围计入的人数' }),
     deviceCount: field.integer('门禁设备数', { form: false }),
   },
 });

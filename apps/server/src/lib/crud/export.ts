@@ -3,7 +3,7 @@ import type { InferSelectModel, SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { pageQuerySchema, type ResourceDef } from '@cowork/contract';
+import { pageQuerySchema, type Fields, type ResourceDef } from '@cowork/contract';
 import { inKeyBuildings } from '../building-scope.ts';
 import { sendExcel, tableBatches, type ExcelColumn } from '../excel-export.ts';
 import { searchConditions } from './search.ts';
@@ -13,10 +13,10 @@ import { searchConditions } from './search.ts';
  * select, every row, as an Excel file streamed in keyset batches. A bad filter is a 400 before the
  * download starts. Orders and invoices export this way.
  */
-export function exportRoute<T extends PgTable & { id: PgColumn }>(
+export function exportRoute<T extends PgTable & { id: PgColumn }, F extends Fields = Fields>(
   app: FastifyInstance,
   options: {
-    resource: ResourceDef;
+    resource: ResourceDef<F>;
     /** The resource's `export` path (orderPaths, invoicePaths). */
     path: string;
     table: T;

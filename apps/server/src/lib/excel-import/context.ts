@@ -13,7 +13,8 @@ import {
   type Fields,
   type ListOption,
 } from '@cowork/contract';
-import type { CrudHooks, CrudOptions, ResourceTable } from '../crud.ts';
+import type { Executor } from '../../db/client.ts';
+import type { CrudHooks, CrudOptions, ResourceTable, StoredRow } from '../crud.ts';
 import { AppError } from '../http.ts';
 import { importColumns } from './cells.ts';
 
@@ -53,6 +54,16 @@ export interface ExcelImportOptions<F extends Fields, T extends ResourceTable = 
    * list is imported into, from the query); a 400 thrown here refuses the file.
    */
   fixedValues?: (request: FastifyRequest) => Promise<Values> | Values;
+  /**
+   * Runs in the import's transaction before any row is checked: locking what the rows go into (a
+   * company's staff list), so two imports into it run one after the other.
+   */
+  beforeRows?: (context: { tx: Executor; request: FastifyRequest; fixed: Values }) => Promise<void>;
+  /**
+   * Runs in the import's transaction after each batch of rows is written, with the batch: work for
+   * many rows in a few statements (webhook events), where `afterWrite` would run per row.
+   */
+  afterRows?: (records: StoredRow[], context: { tx: Executor; request: FastifyRequest }) => Promise<void>;
   /** Runs once an import has committed (re-syncing door devices, say). */
   afterImport?: (request: FastifyRequest) => void;
   /** The 必填 column of the 说明 sheet where it depends on other cells (楼层: 楼宇设有楼层时必填). */

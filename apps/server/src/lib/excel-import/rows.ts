@@ -153,6 +153,7 @@ export async function importFile<F extends Fields>(
   if (parsed.length === 0) throw badRequest(importMessages.empty);
 
   return request.server.db.transaction(async (tx) => {
+    await options.beforeRows?.({ tx, request, fixed });
     const ready: { row: number; values: Values }[] = [];
     // One pass reports every error of every row: a cell that could not be read is still checked
     // against the row's other rules, and the row's own checks (prepare) run on the cells that
@@ -215,6 +216,7 @@ export async function importFile<F extends Fields>(
       for (const [j, record] of saved.entries()) {
         await hooks.afterWrite?.(record, chunk[j].values, { request, tx });
       }
+      await options.afterRows?.(saved, { tx, request });
       const answered = hooks.expand ? asRows(await hooks.expand(saved, tx)) : saved;
       await auditMany(
         request,

@@ -1,5 +1,8 @@
-/** GET audit-log/page: the 操作日志 screen, newest first; GET audit-log/actors: its 操作人 options. */
-import { and, asc, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+/**
+ * GET audit-log/page: the 操作日志 screen, newest first (also a company's 操作记录, `companyId`);
+ * GET audit-log/actors: its 操作人 options.
+ */
+import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -17,6 +20,20 @@ import { apiKeyActorName } from '@cowork/contract/resources/api-key';
 import { auditLogs, ssoUsers } from '../../db/schema.ts';
 import { badRequest, envelope, ok, pageAndTotal, pageOf } from '../../lib/http.ts';
 import { parseTimeBound, toIso } from '../../lib/time.ts';
+
+/**
+ * A company's 操作记录: the company's own entries, and those of its staff, access groups and cards,
+ * whose rows carry its id (before or after the change), and of its groups' chosen people.
+ */
+function ofCompany(id: number): SQL {
+  const key = String(id);
+  const carries = (field: string) =>
+    sql`(${auditLogs.after}->>${field} = ${key} or ${auditLogs.before}->>${field} = ${key})`;
+  return sql`((${auditLogs.resource} = 'company' and ${auditLogs.resourceId} = ${key})
+    or (${auditLogs.resource} in ('company-staff', 'kreator-user-group', 'company-card') and ${carries('companyId')})
+    or (${auditLogs.resource} = 'kreator-user' and coalesce(${auditLogs.after}->>'groupId', ${auditLogs.before}->>'groupId')
+      in (select g.id::text from kreator_user_groups g where g.company_id = ${id})))`;
+}
 
 export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -36,6 +53,7 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
       if (q.actorId !== undefined) where.push(eq(auditLogs.actorId, q.actorId));
       if (q.resource) where.push(eq(auditLogs.resource, q.resource));
       if (q.action) where.push(eq(auditLogs.action, q.action));
+      if (q.companyId !== undefined) where.push(ofCompany(q.companyId));
       for (const [key, endOfDay] of [
         ['from', false],
         ['to', true],

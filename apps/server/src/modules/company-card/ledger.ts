@@ -4,6 +4,9 @@
  * debit's UPDATE locks the card's row until commit, so the member's spending this month is read one
  * booking at a time and the monthly cap holds under concurrent bookings too. Used by the bookings'
  * 新建订单 and refund (order module) and by the card's own top-up.
+ *
+ * Who may pay with a card is one predicate (`openToPhone`): an active staff member of the card's
+ * company whom its scope takes; the cards a phone can pay with and the debit both ask it.
  */
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
@@ -12,9 +15,10 @@ import {
   companyCardMessages as messages,
   type PayingCardOption,
 } from '@cowork/contract/resources/company-card';
-import type { Executor } from '../../db/client.ts';
+import { rowsOf, type Executor } from '../../db/client.ts';
 import { companyCardLedger, companyCards, members, orders, teamCards } from '../../db/schema.ts';
 import { conflict } from '../../lib/http.ts';
+import { cardTakesStaff } from '../../lib/staff-scope.ts';
 import { toIso } from '../../lib/time.ts';
 
 type Card = typeof companyCards.$inferSelect;
@@ -25,6 +29,20 @@ const monthStart = () => {
   const zone = sql`${businessTimeZone()}::text`;
   return sql`(date_trunc('month', now() at time zone ${zone}) at time zone ${zone})`;
 };
+
+/** Whether the company card (the row of company_cards in the query) may be paid with by this phone. */
+const openToPhone = (phone: string) =>
+  sql`exists (select 1 from company_staff s where s.phone = ${phone} and ${cardTakesStaff('company_cards', 's')})`;
+
+/** The phones of the staff a card is open to now, in the order of the staff list. */
+export async function cardStaffPhones(tx: Executor, cardId: number): Promise<string[]> {
+  const rows = await rowsOf<{ phone: string }>(
+    tx,
+    sql`select s.phone from company_cards join company_staff s on ${cardTakesStaff('company_cards', 's')}
+      where company_cards.id = ${cardId} order by s.id`,
+  );
+  return rows.map((r) => r.phone);
+}
 
 /** A company card's number, made from its id: QY and 8 digits. */
 export const companyCardNo = (id: number) => `QY${String(id).padStart(8, '0')}`;
@@ -60,8 +78,9 @@ export async function spentThisMonth(tx: Executor, cardId: number, phones: reado
 }
 
 /**
- * Takes a booking's amount from the card for this member, or refuses (409) naming why: not listed,
- * disabled, expired, another building, the balance or the monthly cap. Answers the balance left.
+ * Takes a booking's amount from the card for this member, or refuses (409) naming why: not open to
+ * them (not among the staff it takes, or left), disabled, expired, another building, the balance or
+ * the monthly cap. Answers the balance left.
  */
 export async function debitCompanyCard(
   tx: Executor,
@@ -70,7 +89,6 @@ export async function debitCompanyCard(
   actor: ReturnType<typeof actorOf>,
 ): Promise<number> {
   const { amountFen, phone } = charge;
-  if (!card.memberPhones.includes(phone)) throw conflict(messages.notListed(card.cardNo));
   const [product] = await tx
     .select({ buildingIds: teamCards.buildingIds })
     .from(teamCards)
@@ -83,6 +101,7 @@ export async function debitCompanyCard(
     .where(
       and(
         eq(companyCards.id, card.id),
+        openToPhone(phone),
         eq(companyCards.status, 'enabled'),
         gt(companyCards.validUntil, new Date()),
         sql`${companyCards.balanceFen} >= ${amountFen}`,
@@ -90,6 +109,11 @@ export async function debitCompanyCard(
     )
     .returning();
   if (!taken) {
+    const [open] = await tx
+      .select({ id: companyCards.id })
+      .from(companyCards)
+      .where(and(eq(companyCards.id, card.id), openToPhone(phone)));
+    if (!open) throw conflict(messages.notListed(card.cardNo));
     const [now] = await tx.select().from(companyCards).where(eq(companyCards.id, card.id));
     if (now.status !== 'enabled') throw conflict(messages.disabled(card.cardNo));
     if (now.validUntil.getTime() <= Date.now()) throw conflict(messages.expired(card.cardNo));
@@ -133,7 +157,7 @@ export const appendLedger = (tx: Executor, row: LedgerRow) => tx.insert(companyC
 
 /**
  * The cards a phone can pay a booking with, soonest to expire first: the member's own paid,
- * unexpired meeting cards with money left, then the enabled, unexpired company cards listing the
+ * unexpired meeting cards with money left, then the enabled, unexpired company cards open to the
  * phone with money left (with what the cap leaves this month).
  */
 export async function payingCards(db: Executor, phone: string): Promise<PayingCardOption[]> {
@@ -165,7 +189,7 @@ export async function payingCards(db: Executor, phone: string): Promise<PayingCa
     .leftJoin(teamCards, eq(teamCards.id, companyCards.teamCardId))
     .where(
       and(
-        sql`${phone} = any(${companyCards.memberPhones})`,
+        openToPhone(phone),
         eq(companyCards.status, 'enabled'),
         gt(companyCards.validUntil, now),
         gt(companyCards.balanceFen, 0),

@@ -1,14 +1,15 @@
 /**
  * 企业会议卡: the declaration's page, save, edit and save-update, and around them the card's own
- * detail (with each listed member's spending this month), top-up, ledger, and
+ * detail (with the spending this month of each staff member it is open to), top-up, ledger, and
  * team-card-sale/find-list-by-phone (the cards a phone can pay a booking with). The money moves in
  * ledger.ts. A new card's number is made from its id (QY + 8 digits); its opening balance is its
- * first ledger row.
+ * first ledger row. A card belongs to a company (its `companyName` is the company's) and is open to
+ * the company's active staff by `staffScope`; chosen people (`memberPhones`) must be active staff.
  *
  * Permissions: enterprise:teamCard:view reads, :edit creates, edits and tops up; find-list-by-phone
  * also opens to staff who may create meeting-room or venue orders (新建订单 lists the cards).
  */
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -29,9 +30,17 @@ import {
   ledgerKindOptions,
   payingCardOption,
 } from '@cowork/contract/resources/company-card';
+import { staffScopeMessages } from '@cowork/contract/resources/company';
 import { activityStationOrder, memberCardsQuery, officeStationOrder } from '@cowork/contract/resources/order';
-import { rowsOf } from '../../db/client.ts';
-import { companyCardLedger, companyCards, orders, teamCards } from '../../db/schema.ts';
+import { rowsOf, type Executor } from '../../db/client.ts';
+import {
+  companies,
+  companyCardLedger,
+  companyCards,
+  companyStaff,
+  orders,
+  teamCards,
+} from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { crudModule } from '../../lib/crud.ts';
 import { badRequest, envelope, notFound, ok, pageAndTotal, pageOf } from '../../lib/http.ts';
@@ -40,6 +49,7 @@ import {
   actorOf,
   appendLedger,
   companyCardNo,
+  cardStaffPhones,
   creditCompanyCard,
   payingCards,
   spentThisMonth,
@@ -48,6 +58,52 @@ import {
 const permissions = resourcePermissions(companyCard);
 const fields = companyCard.fields;
 const tags = [companyCard.key];
+
+type Card = typeof companyCards.$inferSelect;
+type CardValues = Partial<typeof companyCards.$inferInsert> & Record<string, unknown>;
+
+/**
+ * The company (its name copied) and whom the card takes from its staff: departments named for a
+ * `departments` card, and for a `people` card chosen phones that are all active staff (400 naming
+ * 可用员工手机号 and the first that is not).
+ */
+async function checkStaffScope(tx: Executor, values: CardValues, existing?: Card): Promise<CardValues> {
+  const companyId = values.companyId ?? existing?.companyId;
+  const [company] =
+    companyId === undefined
+      ? []
+      : await tx
+          .select({ id: companies.id, name: companies.name })
+          .from(companies)
+          .where(eq(companies.id, companyId));
+  if (!company) throw badRequest(fieldInvalid(fields.companyId.label, staffScopeMessages.companyMissing));
+  const scope = values.staffScope ?? existing?.staffScope ?? 'people';
+  const departments = values.departments ?? existing?.departments ?? [];
+  if (scope === 'departments' && departments.length === 0)
+    throw badRequest(fieldInvalid(fields.departments.label, staffScopeMessages.departmentsRequired));
+  const phones = values.memberPhones ?? existing?.memberPhones ?? [];
+  const changed =
+    values.memberPhones !== undefined || values.companyId !== undefined || values.staffScope !== undefined;
+  if (scope === 'people' && changed && phones.length > 0) {
+    const staff = await tx
+      .select({ phone: companyStaff.phone })
+      .from(companyStaff)
+      .where(
+        and(
+          eq(companyStaff.companyId, company.id),
+          eq(companyStaff.status, 'active'),
+          inArray(companyStaff.phone, phones),
+        ),
+      );
+    const active = new Set(staff.map((s) => s.phone));
+    const outsider = phones.find((p) => !active.has(p));
+    if (outsider)
+      throw badRequest(
+        fieldInvalid(fields.memberPhones.label, staffScopeMessages.notStaff(outsider, company.name)),
+      );
+  }
+  return { ...values, companyName: company.name };
+}
 
 const crud = crudModule({
   resource: companyCard,
@@ -67,6 +123,9 @@ const crud = crudModule({
         throw badRequest(fieldInvalid(fields.memberPhones.label, companyCardMessages.tooManyMembers));
       values = { ...values, memberPhones: phones };
     }
+    if (values.departments !== undefined)
+      values = { ...values, departments: [...new Set(values.departments)] };
+    values = await checkStaffScope(tx, values, existing);
     if (existing) return values;
     // The number comes from the id, reserved first so the row is written whole.
     const result = await rowsOf<{ id: number | string }>(
@@ -127,13 +186,14 @@ export const companyCardRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const card = await load(request.params.id);
-      const spent = await spentThisMonth(app.db, card.id, card.memberPhones);
+      const phones = await cardStaffPhones(app.db, card.id);
+      const spent = await spentThisMonth(app.db, card.id, phones);
       return ok({
         ...card,
         validUntil: toIso(card.validUntil),
         createdAt: toIso(card.createdAt),
         updatedAt: toIso(card.updatedAt),
-        spending: card.memberPhones.map((phone) => {
+        spending: phones.map((phone) => {
           const spentFen = spent.get(phone) ?? 0;
           return {
             phone,

@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { DEVICE_ACK_TIMEOUT_MS, deviceMessages, deviceRecord, type DeviceRecord } from '@cowork/contract';
 import type { Executor } from '../../db/client.ts';
 import { devices, spaces } from '../../db/schema.ts';
+import { heldVersionOf } from '../../device-link/access-views.ts';
 import { leaseHoursOf } from '../../device-link/leases.ts';
 import { deviceModesOf } from '../../device-link/modes.ts';
 import { spaceInKeyBuildings } from '../../lib/building-scope.ts';
@@ -49,7 +50,7 @@ export async function deviceRecords(
   );
   return rows.map(({ device: d, spaceName, syncing, openAlarms, leaseHours }) => {
     // What it holds: its heartbeat's or last ack's version (acks alone for a v1 device).
-    const held = d.heldVersion ?? (d.lastSeenAt === null ? null : d.ackedVersion);
+    const held = heldVersionOf(d);
     // A device that never connected, or was never sent a state, holds nothing yet.
     const syncState =
       held === null || d.lastSeenAt === null || d.accessHash === null

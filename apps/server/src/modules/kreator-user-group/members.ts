@@ -1,14 +1,16 @@
 /**
- * A group's members (kreator-user): page, `add` (one person by name and phone), `bind` (existing
- * members), `delete` and the Excel import. Each row links the member with its phone; a phone no
- * member has yet becomes a new member with source 企业导入 and the group's company. Every change
- * re-syncs the group's devices once committed.
+ * A group's chosen people (kreator-user, groups of staffScope `people`): page, `add` (one person by
+ * name and phone), `bind` (existing members), `delete` and the Excel import. Each row is a person of
+ * the company's staff list, put on it when absent (a phone no member has yet becomes a new member
+ * with source 企业导入 and the company's name). A group taking all staff or departments refuses
+ * them (its people follow the list). Every change re-syncs the group's devices once committed.
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
-import { fieldInvalid } from '@cowork/contract';
+import { fieldInvalid, optionLabel } from '@cowork/contract';
+import { staffScopeMessages, staffScopeOptions } from '@cowork/contract/resources/company';
 import {
   KREATOR_EDIT_PERMISSION,
   kreatorAddedAnswer,
@@ -20,17 +22,15 @@ import {
   kreatorUserEndpoints,
 } from '@cowork/contract/resources/kreator';
 import type { Executor } from '../../db/client.ts';
-import { csrSources, kreatorUserGroups, kreatorUsers, members } from '../../db/schema.ts';
+import { kreatorUserGroups, kreatorUsers, members } from '../../db/schema.ts';
 import { auditMany } from '../../lib/audit.ts';
 import { inKeyBuildings } from '../../lib/building-scope.ts';
 import { crudModule, type ValuesOf, type WriteContext } from '../../lib/crud.ts';
 import { excelImportRoutes } from '../../lib/excel-import.ts';
 import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
 import { staffActor } from '../../device-link/actors.ts';
+import { memberOfPhone, staffOfMember } from '../company/staff.ts';
 import { recordGroupMembers, recordMemberCreated } from './webhook-events.ts';
-
-const ENTERPRISE_SOURCE = { name: '企业导入', code: 'enterprise' };
-const phoneLabel = kreatorUser.fields.phone.label;
 
 /**
  * The group a call names, or a 400 naming 门禁组. An API key limited to buildings finds only their
@@ -45,54 +45,31 @@ export async function loadGroup(tx: Executor, id: number, request: FastifyReques
   return group;
 }
 
+/** The group people are chosen for one by one: one of scope `people`, else a 400 saying to change it. */
+async function loadPeopleGroup(tx: Executor, id: number, request: FastifyRequest) {
+  const group = await loadGroup(tx, id, request);
+  if (group.staffScope !== 'people')
+    throw badRequest(
+      fieldInvalid(
+        kreatorFieldLabels.groupId,
+        staffScopeMessages.notPeopleGroup(group.name, optionLabel(staffScopeOptions, group.staffScope)),
+      ),
+    );
+  return group;
+}
+
+/** The company of a group, as staffOfMember takes it. */
+const companyOf = (group: typeof kreatorUserGroups.$inferSelect) => ({
+  id: group.companyId,
+  name: group.companyName,
+});
+
 /** `inKeyBuildings` for rows of a door group (its members, its devices): the group's building. */
 export function groupInKeyBuildings(request: FastifyRequest, groupId: PgColumn): SQL | undefined {
   const inKeys = inKeyBuildings(request, kreatorUserGroups.buildingId);
   return (
     inKeys && sql`${groupId} in (select ${kreatorUserGroups.id} from ${kreatorUserGroups} where ${inKeys})`
   );
-}
-
-/** The 企业导入 source, made on first use (staff may rename it; its code finds it). */
-async function enterpriseSourceId(tx: Executor): Promise<number | null> {
-  await tx
-    .insert(csrSources)
-    .values({ ...ENTERPRISE_SOURCE, sort: 99, published: true })
-    .onConflictDoNothing();
-  const [source] = await tx
-    .select({ id: csrSources.id })
-    .from(csrSources)
-    .where(eq(csrSources.code, ENTERPRISE_SOURCE.code));
-  return source?.id ?? null;
-}
-
-/**
- * The member with this phone, created (企业导入, the group's company) when there is none; `created`
- * hears of a member made (staff's changes tell webhooks, the demo's seeding does not).
- */
-export async function memberOfPhone(
-  tx: Executor,
-  phone: string,
-  name: string,
-  companyName: string,
-  created?: (member: typeof members.$inferSelect) => Promise<void>,
-) {
-  const find = () =>
-    tx.select({ id: members.id, status: members.status }).from(members).where(eq(members.phone, phone));
-  let [member] = await find();
-  if (!member) {
-    const sourceId = await enterpriseSourceId(tx);
-    const [made] = await tx
-      .insert(members)
-      .values({ phone, nickname: name, realName: name, companyName, sourceId })
-      .onConflictDoNothing()
-      .returning();
-    if (made) await created?.(made);
-    [member] = await find();
-  }
-  if (member.status !== 'enabled')
-    throw badRequest(fieldInvalid(phoneLabel, kreatorMessages.memberDisabled(phone)));
-  return member.id;
 }
 
 const resync = (request: FastifyRequest, groupIds: number[]) =>
@@ -108,14 +85,22 @@ const options = {
     // The group comes from the query (fixedValues) on import, from the body on add.
     if (values.groupId === undefined)
       throw badRequest(fieldInvalid(kreatorFieldLabels.groupId, kreatorMessages.groupRequired));
-    const group = await loadGroup(tx, values.groupId, request);
+    const group = await loadPeopleGroup(tx, values.groupId, request);
     // An import row whose phone was refused is already reported: there is no member to link.
     if (typeof values.phone !== 'string') return values;
     const name = typeof values.name === 'string' ? values.name : '';
     const memberId = await memberOfPhone(tx, values.phone, name, group.companyName, (member) =>
       recordMemberCreated(tx, member),
     );
-    return { ...values, memberId };
+    // No staff row for a row missing its name: that row is already refused.
+    if (!name) return { ...values, memberId };
+    const staff = await staffOfMember(
+      tx,
+      companyOf(group),
+      { memberId, name, phone: values.phone },
+      request.user?.id ?? null,
+    );
+    return { ...values, memberId, staffId: staff.id };
   },
   // Added one by one or imported (a group's members are never edited).
   async afterWrite(
@@ -157,7 +142,7 @@ export const kreatorUserRoutes: FastifyPluginAsyncZod = async (app) => {
       example: { name: '张三', phone: '13800138000' },
       fixedValues: async (request) => {
         const { groupId } = importedGroup(request);
-        await loadGroup(request.server.db, groupId, request);
+        await loadPeopleGroup(request.server.db, groupId, request);
         return { groupId };
       },
       afterImport: (request) => resync(request, [importedGroup(request).groupId]),
@@ -179,7 +164,7 @@ export const kreatorUserRoutes: FastifyPluginAsyncZod = async (app) => {
       const { groupId, memberIds } = request.body;
       const ids = [...new Set(memberIds)];
       const answer = await app.db.transaction(async (tx) => {
-        await loadGroup(tx, groupId, request);
+        const group = await loadPeopleGroup(tx, groupId, request);
         const found = await tx
           .select({
             id: members.id,
@@ -197,18 +182,21 @@ export const kreatorUserRoutes: FastifyPluginAsyncZod = async (app) => {
             fieldInvalid(kreatorFieldLabels.memberIds, kreatorMessages.memberDisabled(disabled.phone)),
           );
         const by = request.user?.id ?? null;
+        // Each joins the company's staff list first when not on it.
+        const chosen = [];
+        for (const m of found) {
+          const name = m.realName || m.nickname || m.phone;
+          const staff = await staffOfMember(
+            tx,
+            companyOf(group),
+            { memberId: m.id, name, phone: m.phone },
+            by,
+          );
+          chosen.push({ groupId, staffId: staff.id, memberId: m.id, phone: m.phone, name: staff.name });
+        }
         const added = await tx
           .insert(kreatorUsers)
-          .values(
-            found.map((m) => ({
-              groupId,
-              memberId: m.id,
-              phone: m.phone,
-              name: m.realName || m.nickname || m.phone,
-              createdBy: by,
-              updatedBy: by,
-            })),
-          )
+          .values(chosen.map((row) => ({ ...row, createdBy: by, updatedBy: by })))
           .onConflictDoNothing()
           .returning();
         await auditMany(

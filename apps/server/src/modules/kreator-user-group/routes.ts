@@ -1,30 +1,42 @@
 /**
- * 企业门禁组: the groups (declaration's CRUD under `create`), their members (members.ts) and their
- * devices (devices.ts), as packages/contract/src/resources/kreator.ts describes. A group's edit
- * (validity, status) re-syncs its devices once committed; an expired group drops out of the devices'
- * access at its validTo through the devices' next expiry (device-link/access-sync.ts), which survives restarts.
+ * 企业门禁组: the groups (declaration's CRUD under `create`), their chosen people (members.ts) and
+ * their devices (devices.ts), as packages/contract/src/resources/kreator.ts describes. A group
+ * belongs to a company and takes from its staff list by `staffScope`; its `companyName` is the
+ * company's. A group's edit (validity, status, scope) re-syncs its devices once committed; an
+ * expired group drops out of the devices' access at its validTo through the devices' next expiry
+ * (device-link/access-sync.ts), which survives restarts. Leaving `people` (or the company) drops
+ * the chosen people; webhooks hear who joined or left the group through the change.
  *
  * Permissions: enterprise:accessControl:view reads, :edit writes, :remove takes members and devices out.
  */
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import { fieldInvalid } from '@cowork/contract';
-import { kreatorMessages, kreatorUserGroup } from '@cowork/contract/resources/kreator';
+import { staffScopeMessages } from '@cowork/contract/resources/company';
+import { kreatorMessages, kreatorUser, kreatorUserGroup } from '@cowork/contract/resources/kreator';
 import { rowsOf } from '../../db/client.ts';
-import { buildings, kreatorUserGroups } from '../../db/schema.ts';
+import { buildings, companies, kreatorUserGroups, kreatorUsers } from '../../db/schema.ts';
+import { auditMany } from '../../lib/audit.ts';
 import { crudModule, valueAfterWrite } from '../../lib/crud.ts';
 import { badRequest } from '../../lib/http.ts';
+import { groupTakesStaff } from '../../lib/staff-scope.ts';
 import { kreatorDeviceRoutes } from './devices.ts';
 import { kreatorUserRoutes } from './members.ts';
+import { groupPeople, recordPeopleChanges, type GroupMember } from './webhook-events.ts';
 import { staffActor } from '../../device-link/actors.ts';
 
 const labels = kreatorUserGroup.fields;
+
+/** A group's people before an edit, read in `prepare` for the webhook difference in `afterWrite`. */
+const peopleBefore = new WeakMap<FastifyRequest, GroupMember[]>();
+const ofGroup = (id: number) => sql`g.id = ${id}`;
 
 const groups = crudModule({
   resource: kreatorUserGroup,
   table: kreatorUserGroups,
   buildingColumn: kreatorUserGroups.buildingId,
-  async prepare(values, { tx, existing }) {
+  async prepare(values, { tx, existing, request }) {
     const from = valueAfterWrite('validFrom', values, existing);
     const to = valueAfterWrite('validTo', values, existing);
     if (to.getTime() <= from.getTime())
@@ -36,7 +48,40 @@ const groups = crudModule({
         .where(eq(buildings.id, values.buildingId));
       if (!building) throw badRequest(fieldInvalid(labels.buildingId.label, kreatorMessages.buildingMissing));
     }
+    if (values.companyId !== undefined) {
+      const [company] = await tx
+        .select({ name: companies.name })
+        .from(companies)
+        .where(eq(companies.id, values.companyId));
+      if (!company) throw badRequest(fieldInvalid(labels.companyId.label, staffScopeMessages.companyMissing));
+      values = { ...values, companyName: company.name };
+    }
+    if (values.departments !== undefined)
+      values = { ...values, departments: [...new Set(values.departments)] };
+    if (
+      valueAfterWrite('staffScope', values, existing) === 'departments' &&
+      valueAfterWrite('departments', values, existing).length === 0
+    )
+      throw badRequest(fieldInvalid(labels.departments.label, staffScopeMessages.departmentsRequired));
+    if (existing) peopleBefore.set(request, await groupPeople(tx, ofGroup(existing.id)));
     return values;
+  },
+  async afterWrite(record, _values, { tx, request, existing }) {
+    // Chosen people belong to a `people` group of the company: leaving either drops them.
+    if (existing && (record.staffScope !== 'people' || record.companyId !== existing.companyId)) {
+      const dropped = await tx.delete(kreatorUsers).where(eq(kreatorUsers.groupId, record.id)).returning();
+      await auditMany(
+        request,
+        dropped.map((row) => ({
+          action: 'remove',
+          resource: kreatorUser.key,
+          resourceId: row.id,
+          before: row,
+        })),
+        tx,
+      );
+    }
+    await recordPeopleChanges(tx, peopleBefore.get(request) ?? [], await groupPeople(tx, ofGroup(record.id)));
   },
   async expand(rows, db) {
     if (rows.length === 0) return rows;
@@ -52,7 +97,7 @@ const groups = crudModule({
       db,
       sql`
       select g.id,
-        (select count(*) from kreator_users u where u.group_id = g.id)::int as member_count,
+        (select count(*) from company_staff s where ${groupTakesStaff('g', 's')})::int as member_count,
         (select count(*) from kreator_devices d where d.group_id = g.id)::int as device_count
       from kreator_user_groups g where g.id in (${ids})`,
     );

@@ -7,7 +7,15 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { fieldInvalid, messages, resourcePermissions } from '@cowork/contract';
+import {
+  accessViewEndpoints,
+  accessViewMessages,
+  fieldInvalid,
+  memberDoorQuery,
+  memberDoorRow,
+  messages,
+  resourcePermissions,
+} from '@cowork/contract';
 import {
   maskIdCard,
   member,
@@ -15,9 +23,11 @@ import {
   memberEndpoints,
   memberIdsQuery,
 } from '@cowork/contract/resources/member';
-import { csrSources, members } from '../../db/schema.ts';
+import { csrSources, devices, members } from '../../db/schema.ts';
+import { memberDoorsOf } from '../../device-link/access-views.ts';
+import { spaceInKeyBuildings } from '../../lib/building-scope.ts';
 import { crudModule } from '../../lib/crud.ts';
-import { badRequest, envelope, ok } from '../../lib/http.ts';
+import { badRequest, envelope, notFound, ok } from '../../lib/http.ts';
 import { hasPermission } from '../../plugins/auth.ts';
 
 const permissions = resourcePermissions(member);
@@ -65,6 +75,28 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(inArray(members.id, ids))
         .orderBy(asc(members.id));
       return ok(Object.fromEntries(rows.map((row) => [String(row.id), row])));
+    },
+  );
+
+  app.get(
+    accessViewEndpoints.memberDoorList,
+    {
+      // Which doors a member can open: for staff who may open the member (an API key: its buildings' doors).
+      config: { permission: permissions.view },
+      schema: {
+        tags: [member.key],
+        summary: '会员可开的门：每扇门的开门依据、有效期与设备是否已同步',
+        querystring: memberDoorQuery,
+        response: { 200: envelope(z.array(memberDoorRow)) },
+      },
+    },
+    async (request) => {
+      const [found] = await app.db
+        .select({ id: members.id })
+        .from(members)
+        .where(eq(members.id, request.query.id));
+      if (!found) throw notFound(accessViewMessages.memberNotFound);
+      return ok(await memberDoorsOf(app.db, found.id, spaceInKeyBuildings(request, devices.spaceId)));
     },
   );
 };

@@ -1,6 +1,6 @@
 /**
  * 开门记录: every door event the devices reported, newest first, and its Excel export with the same
- * filters. Its own permission (hardware:log:view) lets staff read it without managing devices;
+ * filters; a member is found by phone, or by name, phone or company (`keyword`). Its own permission (hardware:log:view) lets staff read it without managing devices;
  * device view opens it too.
  */
 import { and, count, desc, eq, gte, ilike, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
@@ -26,6 +26,7 @@ import { envelope, ok, pageAndTotal, pageOf } from '../../lib/http.ts';
 import { parseTimeBound, toIso } from '../../lib/time.ts';
 import { tableBatches, sendExcel, businessTime, type ExcelColumn } from '../../lib/excel-export.ts';
 import { escapeLike } from '../../lib/like.ts';
+import { isPhoneKeyword, membersMatching } from '../../lib/member-keyword.ts';
 import { spacePathsOf } from '../space/paths.ts';
 
 type OpenLogRow = typeof deviceOpenLogs.$inferSelect;
@@ -49,6 +50,21 @@ const openLogColumns: ExcelColumn<OpenLogRow>[] = [
   { header: '开门人', value: (r) => r.who, width: 16 },
 ];
 
+/** A member's phone: eleven digits match that member, fewer any masked phone holding them. */
+const phoneCondition = (phone: string) =>
+  phone.length === 11 ? eq(deviceOpenLogs.who, maskPhone(phone)) : ilike(deviceOpenLogs.who, `%${phone}%`);
+
+/**
+ * The events of the members a keyword names (a phone, a name or a company): by member where the
+ * event names one, else by the masked phone it shows. Digits also match as the phone filter does.
+ */
+function keywordCondition(keyword: string): SQL {
+  const found = membersMatching(keyword);
+  const byMember = sql`(${deviceOpenLogs.memberId} in (${found}) or ${deviceOpenLogs.who} in (
+    select left(m.phone, 3) || '****' || right(m.phone, 4) from members m where m.id in (${found})))`;
+  return isPhoneKeyword(keyword) ? sql`(${byMember} or ${phoneCondition(keyword)})` : byMember;
+}
+
 /**
  * The SQL of the open log's filters (the query schema has checked every bound parses), within an
  * API key's buildings.
@@ -66,12 +82,8 @@ function openLogConditions(q: OpenLogQuery, request: FastifyRequest): SQL[] {
   const to = q.atTo === undefined ? undefined : parseTimeBound(q.atTo, true);
   // A day ends where the next begins; a time is included.
   if (q.atTo && to) where.push(isDayText(q.atTo) ? lt(deviceOpenLogs.at, to) : lte(deviceOpenLogs.at, to));
-  if (q.phone)
-    where.push(
-      q.phone.length === 11
-        ? eq(deviceOpenLogs.who, maskPhone(q.phone))
-        : ilike(deviceOpenLogs.who, `%${q.phone}%`),
-    );
+  if (q.phone) where.push(phoneCondition(q.phone));
+  if (q.keyword) where.push(keywordCondition(q.keyword));
   if (q.spaceId)
     where.push(sql`${deviceOpenLogs.deviceId} in (
       with recursive tree(id) as (

@@ -1,8 +1,9 @@
 /**
- * The dialogs of 设备管理, one open at a time: a device's commands, detail, passwords and card rules,
+ * The dialogs of 设备管理, one open at a time: a device's commands, detail, who can open it, passwords and card rules,
  * registering a waiting device, and a secret shown once after registering or 重置配置.
  */
 import type { DeviceRecord, WaitingDevice } from '@cowork/contract';
+import { WhoCanOpenDrawer } from '../access/AccessViews.tsx';
 import { CommandModal, OpenDoorModal, TotpModal } from './CommandDialogs.tsx';
 import { DeviceDetailDrawer } from './DeviceDetailDrawer.tsx';
 import { AdminPasswordsModal, CardRulesModal } from './DeviceLists.tsx';
@@ -13,6 +14,7 @@ export const deviceDialogKinds = [
   'open',
   'totp',
   'detail',
+  'access',
   'admin-passwords',
   'card-rules',
   'refresh-screen',
@@ -61,6 +63,13 @@ export function DeviceDialogs({
       return <TotpModal device={dialog.device} onClose={close} />;
     case 'detail':
       return <DeviceDetailDrawer device={dialog.device} onClose={close} />;
+    case 'access':
+      return (
+        <WhoCanOpenDrawer
+          target={{ kind: 'device', id: dialog.device.id, name: dialog.device.name }}
+          onClose={close}
+        />
+      );
     case 'admin-passwords':
       return <AdminPasswordsModal device={dialog.device} onClose={close} />;
     case 'card-rules':

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { App, Form, Input, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { formatYuan, type Field, optionLabel } from '@cowork/contract';
+import { companyEndpoints, type CompanyOption } from '@cowork/contract/resources/company';
 import {
   invoicePaths,
   TAX_NO_PATTERN,
@@ -47,6 +48,34 @@ function FieldItem({
   );
 }
 
+/**
+ * 从企业填入: a company picked fills the title as a company's, with its invoice title (its name when
+ * it has none) and tax number. Only a help to typing: the request keeps no link to the company.
+ */
+function CompanyPrefill({ onPick }: { onPick: (picked: CompanyOption) => void }) {
+  const companies = useQuery({
+    queryKey: ['list', companyEndpoints.list],
+    queryFn: () => api.get<CompanyOption[]>(companyEndpoints.list),
+    staleTime: 60_000,
+  });
+  return (
+    <Form.Item label="从企业填入" extra="选择企业后自动填入发票抬头和税号，仍可修改">
+      <Select
+        aria-label="从企业填入"
+        allowClear
+        showSearch={{ optionFilterProp: 'label' }}
+        loading={companies.isFetching}
+        placeholder="选择企业"
+        options={companies.data?.map(({ value, label }) => ({ value, label }))}
+        onChange={(id: number | undefined) => {
+          const picked = companies.data?.find((c) => c.value === id);
+          if (picked) onPick(picked);
+        }}
+      />
+    </Form.Item>
+  );
+}
+
 /** 登记开票申请: pick the member's paid orders, the amount follows what they paid. */
 export function SaveDrawer({
   resource,
@@ -65,6 +94,14 @@ export function SaveDrawer({
   const { message } = App.useApp();
   const paths = invoicePaths(resource);
   const [form] = Form.useForm();
+  const prefill = (picked: CompanyOption) => {
+    form.setFieldsValue({
+      titleType: 'company',
+      title: picked.invoiceTitle || picked.label,
+      taxNo: picked.taxNo ?? undefined,
+    });
+    if (!picked.taxNo) message.info(`企业“${picked.label}”还没有填写税号，请手动填写，或先在“企业”中补充`);
+  };
   const [phone, setPhone] = useState('');
   useKeptForm(
     `invoice-save:${resource.key}`,
@@ -147,6 +184,7 @@ export function SaveDrawer({
             }
           />
         </Form.Item>
+        <CompanyPrefill onPick={prefill} />
         <FieldItem resource={resource} name="titleType" />
         <FieldItem resource={resource} name="title" />
         {titleType === 'company' && (

@@ -94,7 +94,10 @@ export interface ListDef<Row> {
   /** The search form's name (its id and its inputs' id prefix); `searchClassName` a class for it. */
   formName?: string;
   searchClassName?: string;
-  rowKey?: keyof Row & string;
+  /** A row's key: a property, or built from several (rows with no id of their own). */
+  rowKey?: (keyof Row & string) | ((row: Row) => string);
+  /** A `list` source's rows shown this many a page (a whole list can be long: everyone at a door). */
+  pageSize?: number;
   /** `small` for a list inside a drawer. */
   size?: 'small' | 'middle';
   /** The table's width before it scrolls sideways. */
@@ -181,7 +184,9 @@ function WholeList<Row extends object>(props: ListPageProps<Row> & { path: strin
   const rows: ListRows<Row> = {
     rows: answer.data ?? [],
     loading: answer.isLoading,
-    pagination: false,
+    pagination: list.pageSize
+      ? { pageSize: list.pageSize, hideOnSinglePage: true, showSizeChanger: false, showTotal: totalText }
+      : false,
     filters,
     search: (next) => setFilters(cleanPayload(next)),
     reset: () => setFilters({}),
@@ -271,6 +276,8 @@ function ListView<Row extends object>({
     </Space>
   );
 }
+
+const totalText = (total: number) => `共 ${total} 条`;
 
 function FramedCard({ children }: { children: ReactNode }) {
   return <Card size="small">{children}</Card>;

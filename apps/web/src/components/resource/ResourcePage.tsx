@@ -96,6 +96,11 @@ export interface ResourcePageProps<F extends Fields> {
    * e.g. totals over the same filters.
    */
   summary?: (filters: Record<string, unknown>) => ReactNode;
+  /**
+   * The sentence shown after a removal, from the server's answer and the rows removed (what a
+   * company's staff lost on leaving it), instead of 已删除 N 条.
+   */
+  removedMessage?: (answer: unknown, removed: ResourceRecord[]) => string;
   /** After a save or an edit: the server's answer (a key shown once, say), whether it created, the values sent. */
   onSaved?: (answer: unknown, created: boolean, values: Record<string, unknown>) => void;
 }
@@ -167,6 +172,7 @@ export function ResourcePage<F extends Fields>({
   searchInputs = {},
   cells = {},
   summary,
+  removedMessage,
   onSaved,
 }: ResourcePageProps<F>) {
   const { message } = App.useApp();
@@ -223,8 +229,9 @@ export function ResourcePage<F extends Fields>({
   const remove = useMutation({
     mutationFn: (ids: number[]) =>
       ids.length === 1 ? api.deleteById(paths.remove, ids[0]) : api.delete(paths.remove, { ids }),
-    onSuccess: (_data, ids) => {
-      message.success(`已删除 ${ids.length} 条${resource.label}`);
+    onSuccess: (answer, ids) => {
+      const removed = (page.data?.records ?? []).filter((r) => ids.includes(r.id));
+      message.success(removedMessage?.(answer, removed) ?? `已删除 ${ids.length} 条${resource.label}`);
       setSelected([]);
       void refresh();
       void refreshLists();

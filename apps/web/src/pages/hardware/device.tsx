@@ -98,7 +98,10 @@ export default function DevicePage() {
   );
 }
 
-/** A device row's buttons: 远程开门, 动态码, 详情, and 更多 for the lists, the commands and 注销. */
+/**
+ * A device row's buttons: 远程开门, 动态码, 详情, and 更多 for 门禁权限查询, the lists, the commands
+ * and 注销.
+ */
 function useDeviceActions(
   onDialog: (dialog: DeviceDialog) => void,
   onReboot: (device: DeviceRecord) => void,
@@ -108,6 +111,8 @@ function useDeviceActions(
   const canEdit = can([DEVICE_EDIT_PERMISSION]);
   const canRemove = can([DEVICE_REMOVE_PERMISSION]);
   const more = (device: DeviceRecord) => [
+    // Who can open it now and why: for everyone who sees the devices.
+    { key: 'access', label: '门禁权限查询' },
     ...(canEdit
       ? [
           { key: 'admin-passwords', label: '管理员密码' },
@@ -134,22 +139,20 @@ function useDeviceActions(
       <Button type="link" size="small" onClick={() => onDialog({ kind: 'detail', device })}>
         详情
       </Button>
-      {more(device).length > 0 && (
-        <Dropdown
-          menu={{
-            items: more(device),
-            onClick: ({ key }) => {
-              if (key === 'unregister') unregister(device);
-              else if (key === 'reboot') onReboot(device);
-              else if (isDeviceDialogKind(key)) onDialog({ kind: key, device });
-            },
-          }}
-        >
-          <Button type="link" size="small">
-            更多
-          </Button>
-        </Dropdown>
-      )}
+      <Dropdown
+        menu={{
+          items: more(device),
+          onClick: ({ key }) => {
+            if (key === 'unregister') unregister(device);
+            else if (key === 'reboot') onReboot(device);
+            else if (isDeviceDialogKind(key)) onDialog({ kind: key, device });
+          },
+        }}
+      >
+        <Button type="link" size="small">
+          更多
+        </Button>
+      </Dropdown>
     </>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * 开门记录: every door event the devices reported, newest first, with who opened and how; filtered
  * by device, building or space (spaces under it included, offered as 楼宇 / 空间 paths of the
- * building chosen), method, result, member phone and days, and exported to Excel with the same
+ * building chosen), method, result, a member by what staff know (name, phone or company) and days, and exported to Excel with the same
  * filters. The page shown refreshes itself while open, keeping its page and filters.
  */
 import { Tag } from 'antd';
@@ -39,12 +39,12 @@ const openLogList: ListDef<OpenLogRecord> = {
       numeric: true,
       input: <SpaceSelect placeholder="全部" style={{ width: 260 }} popupMatchSelectWidth={false} />,
     },
-    phone: {
+    keyword: {
       kind: 'text',
-      label: '会员手机号',
-      placeholder: '完整手机号或后四位',
-      width: 160,
-      schema: openLogQuery.shape.phone,
+      label: '会员',
+      placeholder: '姓名、手机号或企业',
+      width: 180,
+      schema: openLogQuery.shape.keyword,
     },
     method: { kind: 'choice', label: '方式', options: openMethodLabels, width: 120 },
     result: { kind: 'choice', label: '结果', options: openResultLabels, width: 100 },

@@ -3,13 +3,20 @@
  * `sub-space`, with each space's device count) above the list where spaces are created, edited and
  * removed (上级空间 offered as paths, only the chosen building's). The tree reloads whenever the
  * list changes. Staff holding hardware:emergency set a building's, floor's or room's 紧急模式 from its
- * row.
+ * row; 门禁权限 lists who can open the space's doors and why.
  */
 import { useEffect, useState, type Key } from 'react';
 import { Button, Card, Empty, Form, Select, Space, Tag, Tree, Typography, type TreeDataNode } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { EMERGENCY_PERMISSION, prefixes, type ListOption, optionLabel } from '@cowork/contract';
+import {
+  DEVICE_VIEW_PERMISSION,
+  EMERGENCY_PERMISSION,
+  prefixes,
+  type ListOption,
+  optionLabel,
+} from '@cowork/contract';
 import { space, spaceKindOptions, spaceSubSpacePath } from '@cowork/contract/resources/space';
+import { WhoCanOpenDrawer, type AccessTarget } from '../../components/access/AccessViews.tsx';
 import { useSpaceOptions } from '../../components/hardware/DevicePicker.tsx';
 import { EmergencyModeModal } from '../../components/hardware/EmergencyModeDialog.tsx';
 import { LinkBanner } from '../../components/hardware/LinkBanner.tsx';
@@ -128,26 +135,43 @@ const modeKinds: readonly unknown[] = ['building', 'floor', 'room'];
 export default function SpacePage() {
   const { can } = usePermission();
   const [emergency, setEmergency] = useState<{ id: number; name: string }>();
-  // Only staff holding hardware:emergency see the action (the server checks it too).
-  const rowActions = can([EMERGENCY_PERMISSION])
-    ? (record: ResourceRecord) =>
-        modeKinds.includes(record.kind) && (
-          <Button
-            type="link"
-            size="small"
-            danger
-            onClick={() => setEmergency({ id: record.id, name: String(record.name) })}
-          >
-            紧急模式
-          </Button>
+  const [access, setAccess] = useState<AccessTarget>();
+  // Each action only for staff holding its code (the server checks them too).
+  const mayEmergency = can([EMERGENCY_PERMISSION]);
+  const mayViewAccess = can([DEVICE_VIEW_PERMISSION]);
+  const rowActions =
+    mayEmergency || mayViewAccess
+      ? (record: ResourceRecord) => (
+          <>
+            {mayViewAccess && (
+              <Button
+                type="link"
+                size="small"
+                onClick={() => setAccess({ kind: 'space', id: record.id, name: String(record.name) })}
+              >
+                门禁权限
+              </Button>
+            )}
+            {mayEmergency && modeKinds.includes(record.kind) && (
+              <Button
+                type="link"
+                size="small"
+                danger
+                onClick={() => setEmergency({ id: record.id, name: String(record.name) })}
+              >
+                紧急模式
+              </Button>
+            )}
+          </>
         )
-    : undefined;
+      : undefined;
   return (
     <Space orientation="vertical" size={16} style={{ display: 'flex' }}>
       <LinkBanner />
       <SpaceTree />
       <ResourcePage resource={space} inputs={{ parentId: <ParentSpaceSelect /> }} rowActions={rowActions} />
       {emergency && <EmergencyModeModal space={emergency} onClose={() => setEmergency(undefined)} />}
+      {access && <WhoCanOpenDrawer target={access} onClose={() => setAccess(undefined)} />}
     </Space>
   );
 }

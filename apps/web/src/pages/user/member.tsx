@@ -1,13 +1,15 @@
 /**
  * 会员: members come from the member app, so staff search, read and correct them here (no create
  * or delete). Lists mask ID numbers; 详情 and the edit form load the detail, which carries the full
- * number only for staff who may edit members.
+ * number only for staff who may edit members. 详情 also lists 可开的门: every door the member can
+ * open, why, until when and whether the device holds it yet.
  */
 import { useMemo, useState } from 'react';
-import { Avatar, Button, Descriptions, Drawer, Spin } from 'antd';
+import { Avatar, Button, Descriptions, Drawer, Spin, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { resourcePaths } from '@cowork/contract';
 import { member } from '@cowork/contract/resources/member';
+import { DoorList } from '../../components/access/AccessViews.tsx';
 import { ResourcePage, type ResourceRecord } from '../../components/resource/ResourcePage.tsx';
 import { FieldCell, useListOptions } from '../../components/resource/field-input.tsx';
 import { formatTime } from '../../lib/format.ts';
@@ -33,24 +35,30 @@ function MemberDetail({ id, onClose }: { id: number | null; onClose: () => void 
     />
   );
   return (
-    <Drawer title="会员详情" open={id !== null} size={560} onClose={onClose} destroyOnHidden>
+    <Drawer title="会员详情" open={id !== null} size={960} onClose={onClose} destroyOnHidden>
       {detail.isLoading || !record ? (
         <Spin />
       ) : (
-        <Descriptions column={1} bordered size="small">
-          <Descriptions.Item label="头像">
-            <Avatar src={textOf(record.avatar)}>{String(record.nickname ?? '').slice(0, 1)}</Avatar>
-          </Descriptions.Item>
-          <Descriptions.Item label="昵称">{cell('nickname')}</Descriptions.Item>
-          <Descriptions.Item label="手机号">{cell('phone')}</Descriptions.Item>
-          <Descriptions.Item label="真实姓名">{cell('realName')}</Descriptions.Item>
-          <Descriptions.Item label="身份证号">{cell('idCardNo')}</Descriptions.Item>
-          <Descriptions.Item label="公司名称">{cell('companyName')}</Descriptions.Item>
-          <Descriptions.Item label="来源">{cell('sourceId')}</Descriptions.Item>
-          <Descriptions.Item label="状态">{cell('status')}</Descriptions.Item>
-          <Descriptions.Item label="注册时间">{cell('registeredAt')}</Descriptions.Item>
-          <Descriptions.Item label="最后更新">{formatTime(record.updatedAt)}</Descriptions.Item>
-        </Descriptions>
+        <>
+          <Descriptions column={1} bordered size="small">
+            <Descriptions.Item label="头像">
+              <Avatar src={textOf(record.avatar)}>{String(record.nickname ?? '').slice(0, 1)}</Avatar>
+            </Descriptions.Item>
+            <Descriptions.Item label="昵称">{cell('nickname')}</Descriptions.Item>
+            <Descriptions.Item label="手机号">{cell('phone')}</Descriptions.Item>
+            <Descriptions.Item label="真实姓名">{cell('realName')}</Descriptions.Item>
+            <Descriptions.Item label="身份证号">{cell('idCardNo')}</Descriptions.Item>
+            <Descriptions.Item label="公司名称">{cell('companyName')}</Descriptions.Item>
+            <Descriptions.Item label="来源">{cell('sourceId')}</Descriptions.Item>
+            <Descriptions.Item label="状态">{cell('status')}</Descriptions.Item>
+            <Descriptions.Item label="注册时间">{cell('registeredAt')}</Descriptions.Item>
+            <Descriptions.Item label="最后更新">{formatTime(record.updatedAt)}</Descriptions.Item>
+          </Descriptions>
+          <Typography.Title level={5} style={{ marginTop: 24 }}>
+            可开的门
+          </Typography.Title>
+          <DoorList memberId={record.id} />
+        </>
       )}
     </Drawer>
   );
