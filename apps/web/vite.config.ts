@@ -19,6 +19,12 @@ export default defineConfig({
     // bench/bundle.ts reads the manifest to measure what each route loads.
     manifest: true,
     rolldownOptions: {
+      treeshake: {
+        // antd imports one context from @rc-component/form's index on every screen; the index's
+        // static-property writes (Form.Field = Field …) would keep the whole form engine and its
+        // validator with it. The package has no module-level side effects to keep.
+        moduleSideEffects: [{ test: /node_modules\/@rc-component\/form\//, sideEffects: false }],
+      },
       output: {
         codeSplitting: {
           // What the entry loads before anything shows goes in one file: a page needs all of it

@@ -1,14 +1,13 @@
 /**
  * 告警通知 (the header's bell): alerts the server raises from rules over the devices, alarms and
  * rollouts (one per cause, closed by itself when the cause ends), each read or unread per staff
- * member. The console polls the list; its answer carries the unread count.
+ * member. The console polls the list; its answer carries the unread count. The answer's schemas
+ * are in alert-schemas.ts: the header's bell, on every screen, needs only these, without zod.
  */
-import { z } from 'zod';
 import { grants } from './constants.ts';
 import { DEVICE_VIEW_PERMISSION } from './devices.ts';
 import { alertKinds, type AlertKind } from './devices/operations.ts';
 import { prefixes } from './endpoints.ts';
-import { idOf } from './validators.ts';
 
 const alert = `${prefixes.hardware}/alert`;
 
@@ -43,43 +42,3 @@ export const ALERT_CLOSED_KEPT_MS = 24 * 60 * 60_000;
 export const ALERT_LIST_MAX = 100;
 /** How often the console asks for the list (new alerts reach it within the rules' period plus this). */
 export const ALERT_POLL_MS = 2_000;
-
-export const alertRecord = z.object({
-  id: z.number(),
-  kind: z.enum(alertKinds),
-  buildingId: z.number().nullable(),
-  deviceId: z.number().nullable(),
-  title: z.string(),
-  detail: z.string().nullable(),
-  /** The console address of what it is about. */
-  link: z.string().nullable(),
-  count: z.number(),
-  raisedAt: z.string(),
-  updatedAt: z.string(),
-  /** Null while the cause lasts. */
-  closedAt: z.string().nullable(),
-  read: z.boolean(),
-});
-export type AlertRecord = z.output<typeof alertRecord>;
-
-export const alertListQuery = z.object({
-  size: z.coerce
-    .number({ error: '条数必须是数字' })
-    .int('条数必须是整数')
-    .min(1, '条数至少为 1')
-    .max(ALERT_LIST_MAX, `条数最多为 ${ALERT_LIST_MAX}`)
-    .default(50),
-});
-
-export const alertList = z.object({
-  records: z.array(alertRecord),
-  /** Unread alerts among all the caller sees (open, or closed within a day). */
-  unread: z.number(),
-});
-export type AlertList = z.output<typeof alertList>;
-
-export const alertReadBody = z.object({ id: idOf('告警编号必须是正整数') });
-export type AlertReadBody = z.input<typeof alertReadBody>;
-
-/** What a mark-read answers: how many alerts it marked. */
-export const alertReadResult = z.object({ marked: z.number() });

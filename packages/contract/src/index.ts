@@ -16,4 +16,5 @@ export * from './devices.ts';
 export * from './states.ts';
 export * from './time.ts';
 export * from './alerts.ts';
+export * from './alert-schemas.ts';
 export * from './webhook-events.ts';

@@ -5,7 +5,7 @@
  * without a reload. Staff whose permissions cover no kind of alert have no bell.
  */
 import { useState } from 'react';
-import { Badge, Button, Empty, Popover, Tag, Typography } from 'antd';
+import { Badge, Button, Empty, Popover, Tag } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -81,7 +81,8 @@ export function AlertBell() {
   const panel = (
     <div className="alert-panel" data-testid="alert-panel">
       <div className="alert-panel-head">
-        <Typography.Text strong>告警通知</Typography.Text>
+        {/* Not Typography.Text: its editable mode brings antd's Input and Form to every first screen. */}
+        <strong className="alert-panel-title">告警通知</strong>
         <Button
           type="link"
           size="small"

@@ -1,6 +1,6 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App, Drawer, Layout as AntLayout, Spin } from 'antd';
+import { App, Layout as AntLayout, Spin } from 'antd';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { Navigate, Outlet, useLocation } from 'react-router';
@@ -14,7 +14,6 @@ import { fetchMenuTree, fetchUserInfo, installShellReloads, useMenuTree, useUser
 import { BrowserTip, useBrowserTip } from './BrowserTip.tsx';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
-import { PasswordModal } from './PasswordModal.tsx';
 import { useRouteMeta } from './route-meta.ts';
 import { SideMenu } from './SideMenu.tsx';
 import './layout.css';
@@ -30,6 +29,11 @@ export function prefetch(): void {
 }
 
 const PRODUCT_NAME = '共享办公管理后台';
+
+// The password dialog's form (antd Form, Input and their validator) loads the first time it opens,
+// not with every first screen.
+const PasswordModal = lazy(async () => ({ default: (await import('./PasswordModal.tsx')).PasswordModal }));
+const MenuDrawer = lazy(() => import('./MenuDrawer.tsx'));
 /** antd's md breakpoint: narrower than this is a phone. */
 const NARROW_QUERY = '(max-width: 767.98px)';
 
@@ -79,8 +83,11 @@ function AppToasts() {
 
 function Shell() {
   const meta = useRouteMeta();
-  const { menuOpen, titleOpen } = useShellState();
+  const { menuOpen, titleOpen, passwordOpen } = useShellState();
   const tip = useBrowserTip();
+  // Once opened, the dialog stays mounted, so that it closes with its animation.
+  const [passwordUsed, setPasswordUsed] = useState(false);
+  if (passwordOpen && !passwordUsed) setPasswordUsed(true);
   useUserInfo();
 
   // Below 768 px the menu is a drawer over the screen, closed until the header's button opens it.
@@ -109,18 +116,13 @@ function Shell() {
       <Header />
       <AntLayout className="shell-body" hasSider>
         {narrow ? (
-          <Drawer
-            placement="left"
-            size={SIDER_WIDTH}
-            open={menuOpen}
-            closable={false}
-            onClose={() => setShellState({ menuOpen: false })}
-            className="shell-menu-drawer"
-          >
-            <div data-testid="side-menu">
-              <SideMenu openNames={meta?.openNames ?? []} />
-            </div>
-          </Drawer>
+          <Suspense fallback={null}>
+            <MenuDrawer open={menuOpen}>
+              <div data-testid="side-menu">
+                <SideMenu openNames={meta?.openNames ?? []} />
+              </div>
+            </MenuDrawer>
+          </Suspense>
         ) : (
           <AntLayout.Sider
             data-testid="side-menu"
@@ -148,7 +150,11 @@ function Shell() {
           <Footer />
         </AntLayout>
       </AntLayout>
-      <PasswordModal />
+      {passwordUsed && (
+        <Suspense fallback={null}>
+          <PasswordModal />
+        </Suspense>
+      )}
     </AntLayout>
   );
 }

@@ -11,19 +11,16 @@ import { z } from 'zod';
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field } from '../resource.ts';
 import { idOf, keysOf } from '../validators.ts';
-import { siteTypeOptions, type SiteType } from './merchant-share.ts';
-import { orderKindOptions, type OrderKind, type OrderStatus } from './order.ts';
+import type { OrderStatus } from './order.ts';
+import {
+  orderKindOptions,
+  siteTypeOfKind,
+  siteTypeOptions,
+  type OrderKind,
+  type SiteType,
+} from './product-types.ts';
 
-/** The product type whose 分账规则 applies to each kind of order: the one place that maps them. */
-export const siteTypeOfKind = {
-  'user-card': 'member-card',
-  'team-card': 'meeting-card',
-  'office-seat': 'office-seat',
-  'hall-seat': 'hall-seat',
-  'office-station': 'meeting-room',
-  'activity-station': 'activity-venue',
-  airport: 'airport',
-} as const satisfies Record<OrderKind, SiteType>;
+export { siteTypeOfKind } from './product-types.ts';
 
 /** The order kinds sold as a product type (the reverse of `siteTypeOfKind`). */
 export const kindsOfSiteType = (siteType: SiteType): OrderKind[] =>

@@ -6,18 +6,9 @@
 import { prefixes } from '../endpoints.ts';
 import { defineResource, field, formatPercent, optionLabel } from '../resource.ts';
 import { businessDateTime } from '../time.ts';
+import { siteTypeOptions } from './product-types.ts';
 
-/** The product types sales are shared on (values of `siteTypeValues` in the server's schema). */
-export const siteTypeOptions = [
-  { value: 'member-card', label: '会员卡' },
-  { value: 'meeting-card', label: '会议卡' },
-  { value: 'office-seat', label: '办公区工位' },
-  { value: 'hall-seat', label: '大厅工位' },
-  { value: 'meeting-room', label: '会议室' },
-  { value: 'activity-venue', label: '活动场地' },
-  { value: 'airport', label: '机场贵宾厅' },
-] as const;
-export type SiteType = (typeof siteTypeOptions)[number]['value'];
+export { siteTypeOptions, type SiteType } from './product-types.ts';
 
 const siteTypeLabel = (value: string) => optionLabel(siteTypeOptions, value);
 

@@ -10,6 +10,7 @@ import { messages } from '../messages.ts';
 import { defineResource, field, recordSchema, type Field, type ResourceDef } from '../resource.ts';
 import { blankAsNull, idOf, keysOf, phoneSchema } from '../validators.ts';
 import { defineStates } from '../states.ts';
+import type { OrderKind } from './product-types.ts';
 
 /**
  * An order's statuses and the explicit moves between them: each moves an order from one status to
@@ -42,17 +43,7 @@ export const payMethodOptions = [
 ] as const;
 export type PayMethod = (typeof payMethodOptions)[number]['value'];
 
-/** Kinds of order with the prefix of their order numbers (UC20261121000123). */
-export const orderKindOptions = [
-  { value: 'user-card', label: '会员卡', prefix: 'UC' },
-  { value: 'team-card', label: '会议卡', prefix: 'TC' },
-  { value: 'office-seat', label: '办公室工位', prefix: 'OS' },
-  { value: 'hall-seat', label: '大厅工位', prefix: 'HS' },
-  { value: 'office-station', label: '会议室', prefix: 'MR' },
-  { value: 'activity-station', label: '活动场地', prefix: 'AV' },
-  { value: 'airport', label: '机场贵宾厅', prefix: 'AP' },
-] as const;
-export type OrderKind = (typeof orderKindOptions)[number]['value'];
+export { orderKindOptions, type OrderKind } from './product-types.ts';
 
 export const orderStatusLabel = orderStates.labelOf;
 export const orderActions = orderStates.moves;
