@@ -9,6 +9,8 @@ import { airportCode } from './airport-code.ts';
 import { airportProduct } from './airport-product.ts';
 import { banner } from './banner.ts';
 import { brightPoint } from './bright-point.ts';
+import { companyCard } from './company-card.ts';
+import { company, companyStaff } from './company.ts';
 import { buildingChargePerson } from './building-charge-person.ts';
 import { buildingRule } from './building-rule.ts';
 import { building } from './building.ts';
@@ -17,6 +19,7 @@ import { csrCapitalWebsite } from './csr-capital-website.ts';
 import { dictItem } from './dict-item.ts';
 import { dict } from './dict.ts';
 import { invoice, tripartiteInvoice } from './invoice.ts';
+import { kreatorUser, kreatorUserGroup } from './kreator.ts';
 import { member } from './member.ts';
 import { merchantShare } from './merchant-share.ts';
 import { merchant } from './merchant.ts';
@@ -40,12 +43,17 @@ const resources: Pick<ResourceDef, 'key' | 'label' | 'fields'>[] = [
   buildingChargePerson,
   buildingRule,
   building,
+  company,
+  companyCard,
+  companyStaff,
   csrCapitalSite,
   csrCapitalWebsite,
   dictItem,
   dict,
   invoice,
   tripartiteInvoice,
+  kreatorUser,
+  kreatorUserGroup,
   member,
   merchantShare,
   merchant,
@@ -70,6 +78,7 @@ const otherResources: Record<string, string> = {
   'sso-role-group': '角色分组',
   device: '门禁设备',
   'device-set': '门禁组',
+  'kreator-device': '企业门禁组设备',
   profile: '个人中心',
 };
 
@@ -109,6 +118,10 @@ export const auditActionLabels: Readonly<Record<string, string>> = {
   register: '设备注册',
   unregister: '设备注销',
   view: '查看',
+  add: '添加',
+  bind: '绑定会员',
+  leave: '离职',
+  'top-up': '充值',
   'balance-deduct': '扣减余额',
   'balance-restore': '恢复余额',
   ...Object.fromEntries(Object.entries(orderActions).map(([action, { label }]) => [action, label])),
