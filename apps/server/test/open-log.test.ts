@@ -1,12 +1,21 @@
 /**
  * 开门记录's filters (building, space with what is under it, member phone, days as Shanghai days)
- * and its Excel export with the same filters; the home dashboard's door numbers.
+ * and its Excel export with the same filters; the keyword finding a member by name, phone or company;
+ * the home dashboard's door numbers.
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { deviceEndpoints } from '@cowork/contract';
 import { dashboardEndpoints } from '@cowork/contract/resources/dashboard';
-import { buildings, deviceOpenLogs, devices, spaces } from '../src/db/schema.ts';
+import {
+  buildings,
+  companies,
+  companyStaff,
+  deviceOpenLogs,
+  devices,
+  members,
+  spaces,
+} from '../src/db/schema.ts';
 import { buildTestApp, demo, type TestApp } from './helper.ts';
 
 let t: TestApp;
@@ -120,4 +129,45 @@ test("the dashboard counts devices by status and today's door events for whoever
   const closed = await t.app.inject({ url: dashboardEndpoints.summary, headers: caiwu });
   expect(closed.json().data.devices).toBeNull();
   expect(closed.json().data.doorEvents).toBeNull();
+});
+
+test('the keyword finds a member by name, phone or company, by the member an event names or its masked phone', async () => {
+  const [, second, third] = await t.db
+    .insert(members)
+    .values([
+      { phone: '13800000001', realName: '林开门' },
+      { phone: '13900000002', nickname: '阿二' },
+      { phone: '13700000003', realName: '赵卡' },
+    ])
+    .returning({ id: members.id });
+  const [company] = await t.db
+    .insert(companies)
+    .values({ name: '开门测试公司' })
+    .returning({ id: companies.id });
+  await t.db
+    .insert(companyStaff)
+    .values({ companyId: company.id, memberId: second.id, name: '王二', phone: '13900000002' });
+  // A device no longer registered, and an event naming its member rather than a phone.
+  await t.db.insert(deviceOpenLogs).values({
+    messageId: 'LOG-GONE-1',
+    deviceId: null,
+    sn: 'LOG-GONE',
+    method: 'card',
+    result: 'success',
+    memberId: third.id,
+    at: new Date('2026-11-01T10:00:00+08:00'),
+  });
+  expect(await snsOf({ keyword: '林开门' })).toEqual(['LOG-ROOM']);
+  expect(await snsOf({ keyword: '王二' })).toEqual(['LOG-ROOM']);
+  expect(await snsOf({ keyword: '阿二' })).toEqual(['LOG-ROOM']);
+  expect(await snsOf({ keyword: '开门测试' })).toEqual(['LOG-ROOM']);
+  expect(await snsOf({ keyword: '赵卡' })).toEqual(['LOG-GONE']);
+  expect(await snsOf({ keyword: '1380000' })).toEqual(['LOG-ROOM']);
+  expect(await snsOf({ keyword: '0002' })).toEqual(['LOG-ROOM']);
+  expect(await snsOf({ keyword: '137' })).toEqual(['LOG-GONE']);
+  expect(await snsOf({ keyword: '无此人' })).toEqual([]);
+  const res = await get(deviceEndpoints.openLogExport, { keyword: '开门测试' });
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  expect(book.worksheets[0].rowCount).toBe(2);
 });
