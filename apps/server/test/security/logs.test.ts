@@ -21,12 +21,11 @@ import {
   type TokenResponse,
 } from '@cowork/contract';
 import { apiKeyEndpoints } from '@cowork/contract/resources/api-key';
-import { kreatorUserEndpoints, kreatorUserGroup } from '@cowork/contract/resources/kreator';
+import { companyStaffEndpoints } from '@cowork/contract/resources/company';
 import { member } from '@cowork/contract/resources/member';
-import { buildings } from '../../src/db/schema.ts';
 import { loggerOptions } from '../../src/plugins/logging.ts';
 import { doorFixture } from '../device-fixture.ts';
-import { basicAuth, createRole, demo, testConfig, type TestApp } from '../helper.ts';
+import { basicAuth, createCompany, createRole, demo, testConfig, type TestApp } from '../helper.ts';
 
 /** Every line the app logs, as written (JSON lines). */
 const lines: string[] = [];
@@ -165,27 +164,13 @@ describe('no secret in the log', () => {
     });
     expect(docs.statusCode).toBe(200);
 
-    // A member created by phone (企业门禁组 adds one), then looked for by phone.
-    const [building] = await t.db.select({ id: buildings.id }).from(buildings).limit(1);
-    const group = await t.app.inject({
-      method: 'POST',
-      url: resourcePaths(kreatorUserGroup).save,
-      headers: admin,
-      payload: {
-        name: '日志测试门禁组',
-        companyName: '日志测试有限公司',
-        buildingId: building.id,
-        validFrom: new Date(Date.now() - 86_400_000).toISOString(),
-        validTo: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-        status: 'enabled',
-      },
-    });
-    expect(group.statusCode, group.body).toBe(200);
+    // A member created by phone (adding a company's staff makes one), then looked for by phone.
+    const companyId = await createCompany(t.db, '日志测试有限公司');
     const added = await t.app.inject({
       method: 'POST',
-      url: kreatorUserEndpoints.save,
+      url: companyStaffEndpoints.save,
       headers: admin,
-      payload: { groupId: group.json().data.id, name: '林日志', phone },
+      payload: { companyId, name: '林日志', phone },
     });
     expect(added.statusCode, added.body).toBe(200);
     const found = await t.app.inject({
