@@ -9,7 +9,7 @@
  *   list and has acked it;
  * - `device.rss-10000-mb`: the server process's resident memory with every device connected.
  * Goals (issue 12): p99 ≤ 100 ms, 1 000-device sync ≤ 2 s, RSS ≤ 1 GB; each is printed as a ratio
- * to its goal and written to bench/last-run.json.
+ * to its goal and written to bench/last-run.json (not with another BENCH_DEVICES: a trial).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -26,7 +26,8 @@ import { SimulatedDevice } from '../apps/server/src/device-link/simulator.ts';
 import { benchSecret, benchSn, SYNC_SET_SIZE } from './device-ids.ts';
 import { summarise, type BenchResult } from './results.ts';
 
-const COUNT = Number(process.env.BENCH_DEVICES ?? 10_000);
+export const DEVICE_DEFAULT_COUNT = 10_000;
+const COUNT = Number(process.env.BENCH_DEVICES ?? DEVICE_DEFAULT_COUNT);
 const ROUNDS = 3;
 const OPENS_PER_ROUND = 100;
 const CONNECTING_AT_ONCE = Number(process.env.BENCH_CONNECTING ?? 200);
@@ -181,7 +182,8 @@ export async function deviceBench() {
       summarise('device.sync-1000.ms', 'ms', syncMs),
       summarise('device.rss-10000-mb', 'MB', rss),
     ];
-    return { count: COUNT, connectSeconds, p50s, receivedMs, results };
+    // Another count is a trial: its figures are not those of the goals.
+    return { count: COUNT, trial: COUNT !== DEVICE_DEFAULT_COUNT, connectSeconds, p50s, receivedMs, results };
   } finally {
     // The server first: 10 000 devices saying goodbye one by one would only slow the stop.
     child.kill('SIGTERM');

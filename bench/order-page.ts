@@ -230,9 +230,11 @@ export async function orderPageBench(): Promise<OrderPageResult> {
     await handle.db.execute(sql`analyze members`);
     const loadSeconds = (performance.now() - loadStarted) / 1000;
 
+    // The broker on a free port, as in server.ts: 1883 may be Mosquitto's.
     const config = {
       ...loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cowork-bench' }),
       webDist: '/nonexistent',
+      mqttPort: 0,
     };
     const app = await buildApp({ config, db: handle.db, logger: false, checkResponses: false });
     const ours = await app.listen({ port: 0, host: '127.0.0.1' });

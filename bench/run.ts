@@ -6,7 +6,7 @@
 import { apiOverhead } from './api.ts';
 import { bundleSizes } from './bundle.ts';
 import { deliveryBench } from './device-delivery.ts';
-import { deviceBench, deviceGoals } from './devices.ts';
+import { DEVICE_DEFAULT_COUNT, deviceBench, deviceGoals } from './devices.ts';
 import { DOOR_DEFAULT_DEVICES, doorGoals, doorOperationsBench } from './door-operations.ts';
 import { exportMemory } from './export.ts';
 import { orderPageBench } from './order-page.ts';
@@ -155,7 +155,9 @@ if (wanted('devices')) {
   console.log(
     `  server RSS   median ${fixed(rss.median, 0)} MB (max ${fixed(rss.max, 0)})   goal ${deviceGoals.rssMb} MB   ratio ${fixed(rss.max / deviceGoals.rssMb, 2)}`,
   );
-  record(d.results);
+  if (d.trial)
+    console.log(`  (a trial of ${d.count} devices, not ${DEVICE_DEFAULT_COUNT}: printed, not recorded)`);
+  else record(d.results);
 }
 
 if (wanted('delivery')) {
@@ -242,3 +244,14 @@ if (wanted('webhooks')) {
   if (w.trial) console.log('  (a trial, not 100 events/s for 30 s and 10 000 events: printed, not recorded)');
   else record(w.results);
 }
+
+// Every benchmark closes what it opened, so the run ends by itself. Should one leave something
+// open (a timer, a socket, a pool), say what, and end the run rather than hang until killed.
+const LEFT_OPEN_GRACE_MS = 10_000;
+setTimeout(() => {
+  const open = process.getActiveResourcesInfo().filter((kind) => kind !== 'TTYWrap');
+  console.error(
+    `\nnpm run bench: every benchmark is done, but ${open.join(', ') || 'something'} stayed open ${LEFT_OPEN_GRACE_MS / 1000} s after; ending the run (a benchmark's teardown misses a close).`,
+  );
+  process.exit(1);
+}, LEFT_OPEN_GRACE_MS).unref();

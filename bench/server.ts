@@ -14,6 +14,9 @@ import { pgliteHandle } from '../apps/server/src/db/pglite.ts';
 import { postgresHandle } from '../apps/server/src/db/postgres.ts';
 import { seedDemo } from '../apps/server/src/seed/demo.ts';
 
+/** How many times (100 ms apart) a drop waits for the database's connections to close. */
+const LET_GO_TRIES = 50;
+
 /** A new empty database on the server of `baseUrl`: its URL and how to drop it. */
 export async function throwAwayDatabase(baseUrl: string) {
   const name = `cowork_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -28,8 +31,21 @@ export async function throwAwayDatabase(baseUrl: string) {
     async drop() {
       const dropper = new pg.Client({ connectionString: baseUrl });
       await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
+      try {
+        // A pool's end() resolves before its connections have closed: let them go first, so that
+        // `force` ends only those left open (each says so on its pool's error handler).
+        for (let tries = 0; tries < LET_GO_TRIES; tries++) {
+          const { rows } = await dropper.query<{ open: number }>(
+            'select count(*)::int as open from pg_stat_activity where datname = $1',
+            [name],
+          );
+          if (rows[0].open === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await dropper.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await dropper.end();
+      }
     },
   };
 }

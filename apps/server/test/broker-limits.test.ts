@@ -3,7 +3,7 @@
  * (devices/broker.ts): connection caps in total and per address with HTTP still answering, the
  * CONNECT timeout, the CONNECT size limit, retained messages, and the TLS listener (same rules).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -69,6 +69,41 @@ async function broker(options: Partial<Parameters<typeof startEmbeddedBroker>[0]
 }
 afterAll(async () => {
   await Promise.all(brokers.map((b) => b.close()));
+});
+
+describe('a port it cannot have', () => {
+  test('the start fails with the reason, and nothing of the broker keeps the process alive', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as net.AddressInfo;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cowork-taken-port-'));
+    // In a process of its own, which must end by itself once the start failed (aedes's timers,
+    // left running, kept `npm run bench` alive for good on a machine where Mosquitto holds 1883).
+    const script = path.join(dir, 'start.mts');
+    writeFileSync(
+      script,
+      `import { startEmbeddedBroker } from ${JSON.stringify(new URL('../src/device-link/broker.ts', import.meta.url).pathname)};
+try {
+  await startEmbeddedBroker({ port: ${port}, host: '127.0.0.1', enrolKey: ${JSON.stringify(enrolKey)}, credentials: async () => ({ registered: false }) });
+  console.log('started');
+} catch (error) {
+  console.log((error as NodeJS.ErrnoException).code);
+}
+`,
+    );
+    try {
+      // The bound only ends a process that would otherwise never exit.
+      const run = spawnSync(process.execPath, ['--import', 'tsx', script], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(run.stdout.trim()).toBe('EADDRINUSE');
+      expect({ status: run.status, signal: run.signal }).toEqual({ status: 0, signal: null });
+    } finally {
+      holder.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('connection caps', () => {

@@ -178,7 +178,16 @@ export async function startEmbeddedBroker(options: {
     if (admit(socket)) handle(socket);
   });
   const servers: net.Server[] = [server];
-  const port = await listen(server, options.port, options.host);
+  // A port that cannot be had (taken by Mosquitto, say) ends the broker: aedes's timers, running
+  // since createBroker, would otherwise keep the process alive after the app closed.
+  const closeAedes = () => new Promise<void>((resolve) => aedes.close(() => resolve()));
+  let port: number;
+  try {
+    port = await listen(server, options.port, options.host);
+  } catch (error) {
+    await closeAedes();
+    throw error;
+  }
   let tlsPort: number | undefined;
   if (options.tls) {
     const secure = tls.createServer({
@@ -197,6 +206,7 @@ export async function startEmbeddedBroker(options: {
       tlsPort = await listen(secure, options.tls.port, options.host);
     } catch (error) {
       await new Promise((resolve) => server.close(resolve));
+      await closeAedes();
       throw error;
     }
   }
@@ -218,7 +228,7 @@ export async function startEmbeddedBroker(options: {
       return current !== undefined && current !== client;
     },
     async close() {
-      await new Promise<void>((resolve) => aedes.close(() => resolve()));
+      await closeAedes();
       const closed = Promise.all(
         servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))),
       );
