@@ -6,7 +6,7 @@ import 'dayjs/locale/zh-cn';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { messages, SIDER_WIDTH } from '@cowork/contract';
 import { queryClient, queryKeys } from '../lib/query-client.ts';
-import { isTokenExpired, setToast } from '../lib/request.ts';
+import { isTokenExpired, setToast, toastContent } from '../lib/request.ts';
 import { isRouteAllowed } from '../lib/route-guard.ts';
 import { setShellState, useShellState } from '../lib/shell-state.ts';
 import { getAccessToken } from '../lib/session.ts';
@@ -77,7 +77,10 @@ export function Layout() {
  */
 function AppToasts() {
   const { message } = App.useApp();
-  useEffect(() => setToast((text, seconds) => void message.error(text, seconds)), [message]);
+  useEffect(
+    () => setToast((text, seconds, requestId) => void message.error(toastContent(text, requestId), seconds)),
+    [message],
+  );
   return null;
 }
 

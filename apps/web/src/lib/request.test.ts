@@ -124,7 +124,7 @@ describe('transport errors', () => {
       status: 500,
       requestId: '5f2c9a0b1d3e4f67',
     });
-    expect(toast).toHaveBeenCalledWith(`${messages.serverError}（请求编号 5f2c9a0b1d3e4f67）`, 3);
+    expect(toast).toHaveBeenCalledWith(messages.serverError, 3, '5f2c9a0b1d3e4f67');
 
     toast.mockReset();
     serve(() => ({
@@ -133,7 +133,7 @@ describe('transport errors', () => {
       headers: { 'x-request-id': 'edge-7f3a9c1e2b' },
     }));
     await expect(api.post('/api/x/save', { a: 2 })).rejects.toMatchObject({ code: 409 });
-    expect(toast).toHaveBeenCalledWith('数据已被修改或已存在，请刷新后重试（请求编号 edge-7f3a9c1e2b）', 3);
+    expect(toast).toHaveBeenCalledWith('数据已被修改或已存在，请刷新后重试', 3, 'edge-7f3a9c1e2b');
 
     // A header that is not a plain short token is not shown.
     toast.mockReset();

@@ -10,6 +10,7 @@ import axios, {
   type InternalAxiosRequestConfig,
 } from 'axios';
 import { message } from 'antd';
+import { createElement, Fragment, type ReactNode } from 'react';
 import {
   ADMIN_CLIENT_ID,
   ADMIN_CLIENT_SECRET,
@@ -82,10 +83,23 @@ export class RequestError extends Error {
 export const isTokenExpired = (error: unknown): boolean =>
   error instanceof RequestError && error.code === 424;
 
-type Toast = (text: string, seconds: number) => void;
+type Toast = (text: string, seconds: number, requestId?: string) => void;
+/**
+ * What an error toast shows: the sentence, then the request's id (请求编号) in an element of its own,
+ * so the sentence stays one piece of text a user (or a test) reads whole.
+ */
+export const toastContent = (text: string, requestId?: string): ReactNode =>
+  requestId
+    ? createElement(
+        Fragment,
+        null,
+        createElement('span', null, text),
+        createElement('span', { className: 'request-id' }, withRequestId('', requestId)),
+      )
+    : text;
 // The login page's toasts: antd's static message (its theme is the default one the console uses).
-let toast: Toast = (text, seconds) => {
-  void message.error(text, seconds);
+let toast: Toast = (text, seconds, requestId) => {
+  void message.error(toastContent(text, requestId), seconds);
 };
 /**
  * Routes the toasts elsewhere: the layout's antd App while it is mounted (so they stack with the
@@ -100,7 +114,7 @@ export function setToast(next: Toast): () => void {
 }
 /** An error toast; with the request's id (请求编号) when the server answered, for the user to quote. */
 const toastError = (text: string, requestId?: string) =>
-  toast(requestId ? withRequestId(text, requestId) : text, ERROR_TOAST_SECONDS);
+  requestId ? toast(text, ERROR_TOAST_SECONDS, requestId) : toast(text, ERROR_TOAST_SECONDS);
 
 /** The id the server gave the request (X-Request-Id), when it answered with one. */
 function requestIdOf(response: AxiosResponse | undefined): string | undefined {
